@@ -1,0 +1,257 @@
+"""The contract every game implements, and the small tools the games share.
+
+A game is pure: ``apply(state, seat, action, now)`` returns a new state and the events it
+caused, or raises ``RuleError`` and leaves the state exactly as it was. Games never read the
+clock, never touch a global RNG, never do I/O. Time comes in as ``now`` (seconds, a float the
+room supplies and logs), randomness from a ``Rng`` stored inside the state. So a match is a
+pure fold of its action log, and replaying the log rebuilds the state exactly.
+
+Shape of a game module (see ``games/pitacor`` for the first one)::
+
+    NAME, MIN_PLAYERS, MAX_PLAYERS
+    Settings                      msgspec Struct; every field has a default and bounds
+    Action                        tagged union of the game's actions plus the system ones below
+    start(settings, players, seed, now, *, public) -> State
+    apply(state, seat, action, now) -> (State, list[Event])
+    deadline(state) -> float | None
+    view(state, seat | None) -> dict     (None: a spectator)
+    may_chat(state, seat) -> bool
+    outcome(state) -> Outcome | None     (None while the match runs)
+
+Seats are the players' public ids (strings). ``seat=None`` in ``apply`` means the room itself:
+timeouts, joins, drops and leaves are ordinary actions sent by the room, so they are logged
+and replayed like any move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+
+# --------------------------------------------------------------------------- errors
+
+
+class RuleError(Exception):
+    """A move the rules forbid: the player's fault, expected, answered with ``code``.
+
+    ``code`` is a stable dotted string (``clue.color_name``, ``marker.cell_taken``) that the
+    client translates; ``params`` fill the translated sentence (``{"word": "reddish"}``).
+    The English ``message`` is for logs and for clients without a translation.
+    """
+
+    def __init__(self, code: str, message: str = "", **params: Any) -> None:
+        super().__init__(f"{code}: {message}" if message else code)
+        self.code = code
+        self.message = message or code
+        self.params = params
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "params": self.params}
+
+
+# Codes every game may raise; each game adds its own in its rules module.
+NOT_YOUR_TURN = "action.not_your_turn"  # another seat must act now
+WRONG_PHASE = "action.wrong_phase"  # the action exists, but not at this moment
+NOT_A_PLAYER = "action.not_a_player"  # the seat is not playing this match (spectator)
+MATCH_OVER = "action.match_over"  # the match has ended
+ROOM_ONLY = "action.room_only"  # only the room (seat=None) may send this action
+EARLY_TIMEOUT = "timeout.early"  # a timeout before the deadline, or with no deadline
+UNKNOWN_SEAT = "seat.unknown"  # a system action names a seat the match does not know
+ALREADY_SEATED = "seat.already_seated"  # a join for someone already in the match
+MATCH_FULL = "seat.match_full"  # no seat left; the room makes the newcomer a spectator
+
+
+# --------------------------------------------------------------------------- actions
+
+
+class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    """Base of every action; the ``type`` field carries the tag on the wire."""
+
+
+class Timeout(Action, tag="timeout"):
+    """The room's clock reached ``deadline(state)``; sent with ``seat=None`` and ``now`` >= it."""
+
+
+class Join(Action, tag="join"):
+    """A player joins a running match (the game decides where they fit)."""
+
+    player: str
+    nickname: str
+
+
+class Drop(Action, tag="drop"):
+    """A player's last connection closed; they may come back."""
+
+    player: str
+
+
+class Return(Action, tag="return"):
+    """A dropped player is connected again, to the same seat."""
+
+    player: str
+
+
+class Leave(Action, tag="leave"):
+    """A player left for good (or was removed by the host)."""
+
+    player: str
+
+
+SYSTEM_ACTIONS: tuple[type[Action], ...] = (Timeout, Join, Drop, Return, Leave)
+
+
+# --------------------------------------------------------------------------- events, outcome
+
+
+class Event(msgspec.Struct, frozen=True):
+    """Something that happened, for the room's log, animations and sounds.
+
+    Events are public: every seat may learn them. Secrets travel only in ``view``.
+    """
+
+    kind: str
+    data: dict[str, Any] = {}
+
+
+class Placing(msgspec.Struct, frozen=True):
+    """One line of a final ranking; equal ``place`` values are shared places."""
+
+    seat: str
+    nickname: str
+    score: int
+    place: int
+    winner: bool
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """How a match ended: the podium, and why it ended."""
+
+    ranking: list[Placing]
+    reason: str
+
+
+class Player(msgspec.Struct, frozen=True):
+    """A seat handed to ``start``: public id plus the nickname shown to others."""
+
+    id: str
+    nickname: str
+
+
+def rank(
+    scores: Iterable[tuple[str, str, int]], winners: Iterable[str] | None = None
+) -> list[Placing]:
+    """Rank ``(seat, nickname, score)`` rows, best first, with shared places for equal scores.
+
+    ``winners`` names the winning seats when the rules decide them otherwise (a game won on
+    the spot); by default everyone with the top score wins, so a tie is a shared victory.
+    """
+    rows = sorted(scores, key=lambda row: -row[2])
+    chosen = set(winners) if winners is not None else None
+    top = rows[0][2] if rows else 0
+    placings: list[Placing] = []
+    for index, (seat, nickname, score) in enumerate(rows):
+        same_as_previous = index > 0 and rows[index - 1][2] == score
+        place = placings[-1].place if same_as_previous else index + 1
+        winner = seat in chosen if chosen is not None else score == top
+        placings.append(Placing(seat, nickname, score, place, winner))
+    if chosen is not None:
+        # A winner decided by the rules stands first even if someone later drew level.
+        placings.sort(key=lambda p: (not p.winner, p.place))
+    return placings
+
+
+# --------------------------------------------------------------------------- randomness
+
+
+_MASK64 = (1 << 64) - 1
+
+
+class Rng(msgspec.Struct):
+    """SplitMix64: a tiny, fast generator whose whole state is one integer.
+
+    It lives inside a game's state, so the state can be copied, stored and compared, and a
+    replay draws exactly the same numbers. Not for cryptography.
+    """
+
+    state: int
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        return cls(seed & _MASK64)
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` (rejection sampling, so no modulo bias)."""
+        if n <= 0:
+            raise ValueError(f"expected n > 0, got {n}")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher–Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: list[Any]) -> Any:
+        return items[self.below(len(items))]
+
+
+# --------------------------------------------------------------------------- helpers
+
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def clone(state: S) -> S:
+    """A deep, independent copy of a msgspec state (a msgpack round trip: fast and exact)."""
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
+
+
+def settings_schema(settings_type: type[msgspec.Struct]) -> dict[str, Any]:
+    """The JSON Schema the lobby builds its settings form from."""
+    return msgspec.json.schema(settings_type)
+
+
+def setting(
+    default: Any,
+    *,
+    label: str,
+    ge: float | None = None,
+    le: float | None = None,
+    advanced: bool = False,
+) -> Any:
+    """Metadata for one settings field: bounds, its i18n label key, basic or advanced part.
+
+    Use as ``goal: Annotated[int, setting(25, label=..., ge=5, le=100)] = 25``; the default is
+    repeated in the schema so the lobby can show and restore it.
+    """
+    extra: dict[str, Any] = {"x-label": label, "x-advanced": advanced, "default": default}
+    return msgspec.Meta(ge=ge, le=le, extra_json_schema=extra)
+
+
+class Game(Protocol):
+    """What the room needs from a game module (a module satisfies it structurally)."""
+
+    NAME: str
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+    Settings: type[msgspec.Struct]
+    Action: Any
+    State: type[msgspec.Struct]
+    start: Callable[..., Any]
+    apply: Callable[..., tuple[Any, list[Event]]]
+    deadline: Callable[[Any], float | None]
+    view: Callable[[Any, str | None], dict[str, Any]]
+    may_chat: Callable[[Any, str], bool]
+    outcome: Callable[[Any], Outcome | None]

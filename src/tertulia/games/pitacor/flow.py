@@ -1,0 +1,274 @@
+"""How a Pitacor round moves along: dealing, turns, clocks, the reveal and the end.
+
+These functions change a state in place and are called by the action handlers in
+``rules.py`` and ``seats.py`` (which work on a copy, so a refused action changes nothing).
+Each is named after what happens at the table.
+"""
+
+from __future__ import annotations
+
+from .. import base
+from ..base import Event, Outcome, Rng
+from .board import CLASSIC, ULTRA_HARD, Board
+from .scoring import add_in_order, round_points
+from .settings import EndMode, GuessMode, Settings
+from .state import GUESS_PHASES, Clock, Member, Phase, Round, State
+
+# Fixed facts of the game.
+NAME = "pitacor"
+MIN_PLAYERS = 3  # "3 to 10 players, each on their own device."
+MAX_PLAYERS = 10
+CANDIDATES = 4  # "The game draws four colors"
+# "four colors spread across the board": no two candidates closer than this many rings, so
+# their 5×5 scoring squares never overlap and a guess can never score for two candidates.
+MIN_CANDIDATE_DISTANCE = 5
+
+
+def board_of(settings: Settings) -> Board:
+    return ULTRA_HARD if settings.ultra_hard else CLASSIC
+
+
+def begin_round(state: State, now: float, events: list[Event]) -> None:
+    """Deal four candidates to the next giver in line and start the clue clock."""
+    number = state.round.number + 1
+    giver = state.giver_line[state.giver_index]
+    state.round = Round(
+        number=number,
+        giver=giver,
+        candidates=draw_candidates(board_of(state.settings), state.rng, set(state.past_targets)),
+        guessers=guessers_for(state, giver, number),
+    )
+    state.phase = Phase.CHOOSE
+    state.overtime = False
+    member = find_member(state, giver)
+    if member is not None:
+        member.turns_given += 1
+    events.append(Event("round.started", {"round": number, "giver": giver}))
+    start_clue_clock(state, now)
+
+
+def draw_candidates(board: Board, rng: Rng, past_targets: set[str]) -> list[str]:
+    """ "The game draws four colors spread across the board (never repeating a target ...)" """
+    cells = [c for c in board.cells() if c not in past_targets]
+    rng.shuffle(cells)
+    # Greedy over a random order: always ends, and with 480 (or 120) cells and a distance
+    # of 5 it finds four in practice; the loop relaxes the distance only as a safety net.
+    for spread in range(MIN_CANDIDATE_DISTANCE, -1, -1):
+        chosen: list[str] = []
+        for cell in cells:
+            if all(board.distance(cell, other) >= spread for other in chosen):
+                chosen.append(cell)
+                if len(chosen) == CANDIDATES:
+                    return chosen
+    raise RuntimeError("the board has fewer than four unused cells")
+
+
+def guessers_for(state: State, giver: str, number: int) -> list[str]:
+    """Everyone else who plays this round, in lobby order starting at the giver's left."""
+    order = [m for m in state.members if not m.left and m.plays_from <= number]
+    ids = [m.id for m in order]
+    at = ids.index(giver) if giver in ids else 0
+    return [i for i in ids[at + 1 :] + ids[:at] if i != giver]
+
+
+def begin_guessing(state: State, phase: Phase, now: float, events: list[Event]) -> None:
+    rnd = state.round
+    state.phase = phase
+    state.overtime = False
+    rnd.confirmed = []
+    rnd.selections = {}
+    if state.settings.guess_mode is GuessMode.TURNS:
+        # "one at a time; the order flips on the second pass"
+        rnd.turn_order = list(rnd.guessers) if phase is Phase.GUESS1 else rnd.guessers[::-1]
+        rnd.turn_index = -1
+        next_turn(state, now, events)
+    else:
+        set_clock(state, Clock.GUESS, state.settings.guess_seconds, now)
+        if not waiting_guessers(state):
+            end_guessing(state, now, events)
+
+
+def next_turn(state: State, now: float, events: list[Event]) -> None:
+    """Turns mode: hand the marker to the next guesser who is here; skip those who dropped."""
+    rnd = state.round
+    rnd.turn_index += 1
+    while rnd.turn_index < len(rnd.turn_order) and not _is_waiting_for(
+        state, rnd.turn_order[rnd.turn_index]
+    ):
+        rnd.turn_index += 1
+    if rnd.turn_index >= len(rnd.turn_order):
+        end_guessing(state, now, events)
+        return
+    state.overtime = False
+    set_clock(state, Clock.GUESS, state.settings.guess_seconds, now)
+    events.append(Event("turn.changed", {"seat": rnd.turn_order[rnd.turn_index]}))
+
+
+def current_turn(state: State) -> str | None:
+    rnd = state.round
+    if state.phase in GUESS_PHASES and 0 <= rnd.turn_index < len(rnd.turn_order):
+        return rnd.turn_order[rnd.turn_index]
+    return None
+
+
+def waiting_guessers(state: State) -> list[str]:
+    """Guessers the current guess phase still waits for: here, and not yet confirmed."""
+    return [g for g in state.round.guessers if _is_waiting_for(state, g)]
+
+
+def _is_waiting_for(state: State, seat: str) -> bool:
+    member = find_member(state, seat)
+    return (
+        member is not None
+        and member.online
+        and not member.left
+        and seat not in state.round.confirmed
+    )
+
+
+def end_guessing(state: State, now: float, events: list[Event]) -> None:
+    """After the first guess comes the second clue; after the second, the reveal."""
+    if state.phase is Phase.GUESS1:
+        state.phase = Phase.CLUE2
+        state.round.confirmed = []
+        state.overtime = False
+        giver = find_member(state, state.round.giver)
+        if giver is None or giver.left:
+            forfeit_second_clue(state, now, events)
+        else:
+            start_clue_clock(state, now)
+    else:
+        reveal(state, now, events)
+
+
+def forfeit_second_clue(state: State, now: float, events: list[Event]) -> None:
+    """ "Letting the timer run out or dropping from the room counts as passing, but without
+    the bonus." """
+    state.round.forfeited = True
+    events.append(Event("clue.forfeited", {"giver": state.round.giver}))
+    reveal(state, now, events)
+
+
+def skip_turn(state: State, now: float, events: list[Event], reason: str) -> None:
+    """ "a clue giver without a clue loses the turn": no scoring, the next giver starts."""
+    state.round.void = True
+    events.append(Event("round.skipped", {"giver": state.round.giver, "reason": reason}))
+    finish_round(state, now, events)
+
+
+def reveal(state: State, now: float, events: list[Event]) -> None:
+    """ "Reveal of the target color and scoring." """
+    rnd = state.round
+    settings = state.settings
+    # "a room with exactly 3 players": those playing this round who are still in the match.
+    players = sum(1 for seat in [rnd.giver, *rnd.guessers] if not has_left(state, seat))
+    rnd.points = round_points(
+        board_of(settings),
+        rnd.target,
+        rnd.markers,
+        rnd.guessers,
+        rnd.giver,
+        players,
+        rnd.passed,
+        settings,
+    )
+    # "the round's points are added in order (guessers in guessing order, clue giver last)"
+    order = rnd.guessing_order + [g for g in rnd.guessers if g not in rnd.guessing_order]
+    ordered = [(seat, rnd.points[seat]) for seat in order] + [(rnd.giver, rnd.points[rnd.giver])]
+    scores = {m.id: m.score for m in state.members}
+    right_away = settings.end_mode is EndMode.RIGHT_AWAY
+    rnd.awarded, first_across = add_in_order(scores, ordered, settings.goal, right_away)
+    for member in state.members:
+        member.score = scores[member.id]
+    state.past_targets.append(rnd.target)
+    state.goal_reached = state.goal_reached or first_across is not None
+    events.append(Event("round.revealed", {"target": rnd.target, "points": dict(rnd.points)}))
+    if right_away and first_across is not None:
+        end_match(state, "goal", events, winners=[first_across])
+    elif settings.end_mode is EndMode.END_OF_ROUND and state.goal_reached:
+        end_match(state, "goal", events)
+    elif settings.end_mode is EndMode.CLOSE_CYCLE and state.goal_reached and cycle_closes(state):
+        end_match(state, "cycle_closed", events)
+    else:
+        state.phase = Phase.REVEAL
+        state.overtime = False
+        set_clock(state, Clock.REVEAL, settings.reveal_seconds, now)
+
+
+def finish_round(state: State, now: float, events: list[Event]) -> None:
+    """File the round, pass the clues to the next in line, and start again or end."""
+    state.history.append(state.round)
+    if (
+        state.settings.end_mode is EndMode.CLOSE_CYCLE
+        and state.goal_reached
+        and cycle_closes(state)
+    ):
+        end_match(state, "cycle_closed", events)
+        return
+    state.giver_index = _index_of_next_giver(state)
+    begin_round(state, now, events)
+
+
+def upcoming_giver(state: State) -> str:
+    return state.giver_line[_index_of_next_giver(state)]
+
+
+def cycle_closes(state: State) -> bool:
+    """ "until everyone has given clues the same number of times": the round's giver is the
+    last one still playing in the clue-giver line."""
+    playing = [seat for seat in state.giver_line if not has_left(state, seat)]
+    return bool(playing) and state.round.giver == playing[-1]
+
+
+def _index_of_next_giver(state: State) -> int:
+    """ "The turn goes around everyone in lobby order": the next in line who has not left."""
+    line = state.giver_line
+    for step in range(1, len(line) + 1):
+        index = (state.giver_index + step) % len(line)
+        if not has_left(state, line[index]):
+            return index
+    return state.giver_index
+
+
+def end_match(
+    state: State, reason: str, events: list[Event], winners: list[str] | None = None
+) -> None:
+    """ "A tie is a shared victory. The podium shows up at the end." """
+    if state.round not in state.history and state.round.number > 0:
+        state.history.append(state.round)
+    state.phase = Phase.ENDED
+    set_clock(state, Clock.NONE, 0, 0.0)
+    state.end_reason = reason
+    rows = [(m.id, m.nickname, m.score) for m in state.members]
+    ranking = base.rank(rows, winners)
+    state.winners = [p.seat for p in ranking if p.winner]
+    state.outcome = Outcome(ranking=ranking, reason=reason)
+    events.append(Event("match.ended", {"reason": reason, "winners": list(state.winners)}))
+
+
+def set_clock(state: State, clock: Clock, seconds: float, now: float) -> None:
+    """Start ``clock`` for ``seconds`` (0: no limit)."""
+    state.clock = clock if seconds else Clock.NONE
+    state.deadline = now + seconds if seconds else None
+
+
+def start_clue_clock(state: State, now: float) -> None:
+    """The giver's clock; if the giver is away, the wait for them comes first."""
+    giver = find_member(state, state.round.giver)
+    state.clue_seconds_left = float(state.settings.clue_seconds) or None
+    if giver is not None and not giver.online:
+        set_clock(state, Clock.GIVER_AWAY, state.settings.giver_drop_wait_seconds, now)
+    else:
+        set_clock(state, Clock.CLUE, state.settings.clue_seconds, now)
+
+
+def find_member(state: State, seat: str | None) -> Member | None:
+    for member in state.members:
+        if member.id == seat:
+            return member
+    return None
+
+
+def has_left(state: State, seat: str) -> bool:
+    member = find_member(state, seat)
+    return member is None or member.left

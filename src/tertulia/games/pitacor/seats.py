@@ -1,0 +1,132 @@
+"""Players coming and going during a match: joins, drops, returns and leaves.
+
+All four are sent by the room (``seat=None``), logged and replayed like any move.
+"Joining mid-match: You can join while a match is running: you play from the next round,
+start with 0 points and go to the end of the clue-giver line. If you drop and come back on the
+same browser, you get your seat and points back."
+"""
+
+from __future__ import annotations
+
+from .. import base
+from ..base import Drop, Event, Join, Leave, Return, RuleError
+from .flow import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    current_turn,
+    end_guessing,
+    end_match,
+    find_member,
+    forfeit_second_clue,
+    next_turn,
+    set_clock,
+    skip_turn,
+    waiting_guessers,
+)
+from .settings import GuessMode
+from .state import CLUE_PHASES, GUESS_PHASES, Clock, Member, Phase, State
+
+
+def join(state: State, seat: None, action: Join, now: float, events) -> None:
+    """ "you play from the next round, start with 0 points and go to the end of the
+    clue-giver line." """
+    if state.phase is Phase.ENDED:
+        raise RuleError(base.MATCH_OVER, "The match is over; join the rematch.")
+    member = find_member(state, action.player)
+    if member is not None and not member.left:
+        raise RuleError(base.ALREADY_SEATED, "You are already in this match.")
+    if sum(1 for m in state.members if not m.left) >= MAX_PLAYERS:
+        raise RuleError(base.MATCH_FULL, "This match is full.", max=MAX_PLAYERS)
+    plays_from = state.round.number + 1
+    if member is None:
+        state.members.append(Member(action.player, action.nickname, plays_from=plays_from))
+    else:  # someone who had left comes back: their points were kept
+        member.left, member.online, member.plays_from = False, True, plays_from
+        member.nickname = action.nickname
+        state.giver_line.remove(action.player)
+        if state.giver_index >= len(state.giver_line):
+            state.giver_index = 0
+    state.giver_line.append(action.player)
+    events.append(Event("player.joined", {"seat": action.player, "plays_from": plays_from}))
+
+
+def drop(state: State, seat: None, action: Drop, now: float, events) -> None:
+    member = _known(state, action.player)
+    if not member.online:
+        return
+    member.online = False
+    events.append(Event("player.dropped", {"seat": action.player}))
+    if state.phase is Phase.ENDED:
+        return
+    if action.player == state.round.giver and state.phase in CLUE_PHASES:
+        giver_went_away(state, now)
+    elif state.phase in GUESS_PHASES:
+        _stop_waiting_for(state, action.player, now, events)
+
+
+def giver_went_away(state: State, now: float) -> None:
+    """ "If the clue giver drops, the clock waits about a minute." The clue clock pauses."""
+    if state.clock is Clock.CLUE and state.deadline is not None:
+        state.clue_seconds_left = max(state.deadline - now, 0.0)
+    elif state.clock is Clock.NONE:
+        state.clue_seconds_left = None
+    set_clock(state, Clock.GIVER_AWAY, state.settings.giver_drop_wait_seconds, now)
+
+
+def _stop_waiting_for(state: State, seat: str, now: float, events: list[Event]) -> None:
+    """A guesser who drops is not waited for: their turn passes, or the others move on."""
+    if state.settings.guess_mode is GuessMode.TURNS:
+        if current_turn(state) == seat:
+            next_turn(state, now, events)
+    elif not waiting_guessers(state):
+        end_guessing(state, now, events)
+
+
+def return_(state: State, seat: None, action: Return, now: float, events) -> None:
+    """ "If you drop and come back on the same browser, you get your seat and points back." """
+    member = _known(state, action.player)
+    if member.online:
+        return
+    member.online = True
+    events.append(Event("player.returned", {"seat": action.player}))
+    if (
+        action.player == state.round.giver
+        and state.phase in CLUE_PHASES
+        and state.clock is Clock.GIVER_AWAY
+    ):
+        # The giver is back in time: their clue clock resumes where it paused.
+        left = state.clue_seconds_left
+        # A clock paused at its very end still gets a moment, so the giver can act at all.
+        set_clock(state, Clock.CLUE, max(left, 1.0) if left is not None else 0, now)
+        if left is None and state.settings.clue_seconds:
+            state.overtime = True
+
+
+def leave(state: State, seat: None, action: Leave, now: float, events) -> None:
+    """A player leaves for good: their score stays on the board, their turns are skipped."""
+    member = _known(state, action.player)
+    if member.left:
+        return
+    member.left = True
+    member.online = False
+    events.append(Event("player.left", {"seat": action.player}))
+    if state.phase is Phase.ENDED:
+        return
+    if sum(1 for m in state.members if not m.left) < MIN_PLAYERS:
+        end_match(state, "too_few_players", events)
+        return
+    rnd = state.round
+    if action.player == rnd.giver:
+        if state.phase is Phase.CLUE2:
+            forfeit_second_clue(state, now, events)
+        elif state.phase in (Phase.CHOOSE, Phase.CLUE1):
+            skip_turn(state, now, events, "giver_left")
+    elif state.phase in GUESS_PHASES:
+        _stop_waiting_for(state, action.player, now, events)
+
+
+def _known(state: State, seat: str) -> Member:
+    member = find_member(state, seat)
+    if member is None:
+        raise RuleError(base.UNKNOWN_SEAT, "No such player in this match.", seat=seat)
+    return member

@@ -1,0 +1,158 @@
+"""What a Pitacor match remembers, and the actions players send.
+
+Everything is a msgspec Struct so a state can be copied, compared, stored and sent as it is.
+Cells are kept as coordinates (``"H12"``), the same strings players type and see.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from ..base import Action, Drop, Join, Leave, Outcome, Return, Rng, Timeout
+from .settings import Settings
+
+
+class Phase(enum.Enum):
+    CHOOSE = "choose"  # the giver picks the target among four candidates
+    CLUE1 = "clue1"  # the giver writes the first clue (one word)
+    GUESS1 = "guess1"  # every guesser places a first marker
+    CLUE2 = "clue2"  # the giver writes a second clue (one or two words) or passes
+    GUESS2 = "guess2"  # every guesser places a second marker
+    REVEAL = "reveal"  # the target and the round's points are shown
+    ENDED = "ended"  # the match is over: podium
+
+
+CLUE_PHASES = frozenset({Phase.CHOOSE, Phase.CLUE1, Phase.CLUE2})
+GUESS_PHASES = frozenset({Phase.GUESS1, Phase.GUESS2})
+
+
+class Clock(enum.Enum):
+    """What the current deadline is for."""
+
+    NONE = "none"  # nothing is timed now
+    CLUE = "clue"  # the giver's clue clock
+    GUESS = "guess"  # the guessers' clock (one guesser's, in turns mode)
+    GIVER_AWAY = "giver_away"  # the giver dropped: how long we wait for them
+    REVEAL = "reveal"  # how long the reveal stays before the next round
+
+
+# ---------------------------------------------------------------------------- actions
+
+
+class ChooseTarget(Action, tag="choose_target"):
+    """The giver picks candidate ``index`` (0–3) as the round's target."""
+
+    index: int
+
+
+class GiveClue(Action, tag="give_clue"):
+    text: str
+
+
+class PassClue(Action, tag="pass_clue"):
+    """The giver passes the second clue (and earns the passing bonus)."""
+
+
+class SelectCell(Action, tag="select_cell"):
+    """A guesser points at a cell; nothing is placed until Confirm."""
+
+    cell: str
+
+
+class Confirm(Action, tag="confirm"):
+    """A guesser places a marker on the selected cell."""
+
+
+class NextRound(Action, tag="next_round"):
+    """Leave the reveal early; sent by the next clue giver."""
+
+
+PLAYER_ACTIONS: tuple[type[Action], ...] = (
+    ChooseTarget,
+    GiveClue,
+    PassClue,
+    SelectCell,
+    Confirm,
+    NextRound,
+)
+# Everything ``apply`` accepts; the room decodes client messages with this union.
+PitacorAction = (
+    ChooseTarget
+    | GiveClue
+    | PassClue
+    | SelectCell
+    | Confirm
+    | NextRound
+    | Timeout
+    | Join
+    | Drop
+    | Return
+    | Leave
+)
+
+
+# ---------------------------------------------------------------------------- state
+
+
+class Member(msgspec.Struct):
+    """A player of the match, in lobby order (late joiners at the end)."""
+
+    id: str
+    nickname: str
+    score: int = 0
+    online: bool = True
+    left: bool = False
+    # "you play from the next round": the first round this player guesses in.
+    plays_from: int = 1
+    turns_given: int = 0
+
+
+class Marker(msgspec.Struct):
+    seat: str
+    cell: str
+    guess: int  # 1 or 2
+
+
+class Round(msgspec.Struct):
+    number: int
+    giver: str
+    candidates: list[str]
+    guessers: list[str]  # seat order starting at the giver's left
+    target: str | None = None
+    clues: list[str] = []
+    passed: bool = False  # the giver chose to pass: bonus
+    forfeited: bool = False  # a timeout or a drop counted as a pass: no bonus
+    void: bool = False  # the turn moved on without a first clue
+    turn_order: list[str] = []  # turns mode: this pass's order
+    turn_index: int = 0
+    selections: dict[str, str] = {}
+    markers: list[Marker] = []
+    confirmed: list[str] = []  # who has confirmed in the current guess phase
+    guessing_order: list[str] = []  # first confirmations, in order: "guessing order"
+    points: dict[str, int] = {}  # what each seat earned this round (giver included)
+    awarded: dict[str, int] = {}  # what was actually added (right-away can stop early)
+
+
+class State(msgspec.Struct):
+    settings: Settings
+    public: bool
+    rng: Rng
+    members: list[Member]
+    giver_line: list[str]  # clue-giver order, starting with the random first giver
+    giver_index: int
+    phase: Phase
+    round: Round
+    clock: Clock = Clock.NONE
+    deadline: float | None = None
+    # The clue clock's remaining seconds while its giver is away (None: it had no limit).
+    clue_seconds_left: float | None = None
+    overtime: bool = False  # a clock ran out in "warn" mode; we are waiting past it
+    past_targets: list[str] = []
+    used_clues: list[str] = []  # clue_key of every clue given in the match
+    goal_reached: bool = False
+    winners: list[str] = []
+    end_reason: str = ""
+    history: list[Round] = []  # finished rounds, oldest first
+    outcome: Outcome | None = None

@@ -1,0 +1,179 @@
+"""What one seat may see of a Pitacor match: the only door secrets could leave by.
+
+Secrets, and who may see them before the reveal:
+- the four candidates and the target: the clue giver only ("only they can see it");
+- hidden markers: their owner only ("shown only at the reveal");
+- a selected but unconfirmed cell: its owner only;
+- in Ultra Hard, the board's real colours: nobody ("each cell displays only its hex code").
+
+Each view is plain JSON-able data; the room sends it as it is. Tests compare the bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules import (
+    CANDIDATES,
+    board_of,
+    current_turn,
+    find_member,
+    may_chat,
+    upcoming_giver,
+    waiting_guessers,
+)
+from .settings import GuessMode, MarkerVisibility
+from .state import CLUE_PHASES, GUESS_PHASES, Phase, Round, State
+
+_REVEALED = frozenset({Phase.REVEAL, Phase.ENDED})
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    """Everything ``seat`` (None: a spectator) may see now, and nothing more."""
+    rnd = state.round
+    revealed = state.phase in _REVEALED
+    is_giver = seat == rnd.giver
+    board = board_of(state.settings)
+    return {
+        "game": "pitacor",
+        "phase": state.phase.value,
+        "round": rnd.number,
+        "board": {
+            "cols": board.cols,
+            "rows": board.rows,
+            "cells": list(board.palette()),
+            # Ultra Hard: "no color is shown ... The real colors appear at the reveal."
+            "show_colours": not state.settings.ultra_hard or revealed,
+        },
+        "players": [_player(state, m.id) for m in state.members],
+        "giver": rnd.giver,
+        "next_giver": upcoming_giver(state) if state.phase is not Phase.ENDED else None,
+        "clues": list(rnd.clues),
+        "passed": rnd.passed,
+        "forfeited": rnd.forfeited,
+        "candidates": _candidates(state) if is_giver or revealed else None,
+        "target": rnd.target if is_giver or revealed else None,
+        "markers": _markers(state, rnd, seat, revealed),
+        "selection": rnd.selections.get(seat) if seat is not None else None,
+        "guessers": list(rnd.guessers),
+        "confirmed": list(rnd.confirmed),
+        "waiting_for": _waiting_for(state),
+        "turn": current_turn(state),
+        "turn_order": list(rnd.turn_order),
+        "clock": state.clock.value,
+        "deadline": state.deadline,
+        "overtime": state.overtime,
+        "points": dict(rnd.points) if revealed else None,
+        "awarded": dict(rnd.awarded) if revealed else None,
+        "history": [_summary(r) for r in state.history],
+        "winners": list(state.winners),
+        "end_reason": state.end_reason or None,
+        "ranking": _ranking(state),
+        "you": _you(state, seat),
+    }
+
+
+def _player(state: State, seat: str) -> dict[str, Any]:
+    member = find_member(state, seat)
+    assert member is not None
+    return {
+        "id": member.id,
+        "nickname": member.nickname,
+        "score": member.score,
+        "online": member.online,
+        "left": member.left,
+        "plays_from": member.plays_from,
+    }
+
+
+def _candidates(state: State) -> list[dict[str, str]]:
+    board = board_of(state.settings)
+    cells = state.round.candidates[:CANDIDATES]
+    return [{"cell": cell, "hex": board.hex(cell)} for cell in cells]
+
+
+def _markers(state: State, rnd: Round, seat: str | None, revealed: bool) -> list[dict[str, Any]]:
+    hidden = state.settings.markers is MarkerVisibility.HIDDEN and not revealed
+    return [
+        {"seat": m.seat, "cell": m.cell, "guess": m.guess}
+        for m in rnd.markers
+        if not hidden or m.seat == seat
+    ]
+
+
+def _waiting_for(state: State) -> list[str]:
+    """Who the match waits for now: "Every wait shows who we wait for." """
+    if state.phase in CLUE_PHASES:
+        return [state.round.giver]
+    if state.phase in GUESS_PHASES:
+        if state.settings.guess_mode is GuessMode.TURNS:
+            turn = current_turn(state)
+            return [turn] if turn is not None else []
+        return waiting_guessers(state)
+    if state.phase is Phase.REVEAL:
+        return [upcoming_giver(state)]
+    return []
+
+
+def _summary(rnd: Round) -> dict[str, Any]:
+    """A finished round, as the scoreboard's history shows it (everything is public by now)."""
+    return {
+        "round": rnd.number,
+        "giver": rnd.giver,
+        "target": rnd.target if not rnd.void else None,
+        "clues": list(rnd.clues),
+        "void": rnd.void,
+        "passed": rnd.passed,
+        "points": dict(rnd.points),
+    }
+
+
+def _ranking(state: State) -> list[dict[str, Any]] | None:
+    if state.outcome is None:
+        return None
+    return [
+        {
+            "seat": p.seat,
+            "nickname": p.nickname,
+            "score": p.score,
+            "place": p.place,
+            "winner": p.winner,
+        }
+        for p in state.outcome.ranking
+    ]
+
+
+def _you(state: State, seat: str | None) -> dict[str, Any]:
+    """The seat's own role and what it should do now (the line at the top of the screen)."""
+    member = find_member(state, seat) if seat is not None else None
+    if member is None or member.left:
+        return {"seat": seat, "role": "spectator", "may_chat": True, "to_do": None}
+    rnd = state.round
+    if seat == rnd.giver:
+        role = "giver"
+    elif seat in rnd.guessers:
+        role = "guesser"
+    else:
+        role = "waiting"  # joined mid-round: "you play from the next round"
+    return {
+        "seat": seat,
+        "role": role,
+        "may_chat": may_chat(state, seat),
+        "to_do": _to_do(state, seat, role),
+    }
+
+
+def _to_do(state: State, seat: str, role: str) -> str | None:
+    """The action this seat is expected to take now, if any (an i18n key suffix)."""
+    phase = state.phase
+    if role == "giver" and phase in CLUE_PHASES:
+        return {
+            Phase.CHOOSE: "choose_target",
+            Phase.CLUE1: "give_clue",
+            Phase.CLUE2: "give_clue_or_pass",
+        }[phase]
+    if role == "guesser" and phase in GUESS_PHASES and seat in _waiting_for(state):
+        return "place_marker"
+    if phase is Phase.REVEAL and seat == upcoming_giver(state):
+        return "next_round"
+    return None

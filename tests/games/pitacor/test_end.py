@@ -1,0 +1,157 @@
+"""How a Pitacor match ends: goal, the three end modes, ties, podium and rematch."""
+
+from __future__ import annotations
+
+import pytest
+from pitacor_driver import Match
+
+from tertulia.games.base import RuleError
+from tertulia.games.pitacor import rules
+from tertulia.games.pitacor.settings import EndMode, Settings
+from tertulia.games.pitacor.state import Phase, SelectCell
+
+
+def test_the_goal_is_25_points_by_default_and_the_host_can_change_it():
+    assert Settings().goal == 25
+    assert Match(4, goal=40).state.settings.goal == 40
+
+
+def test_right_away_is_the_default_end_mode():
+    assert Settings().end_mode is EndMode.RIGHT_AWAY
+
+
+def test_right_away_first_to_cross_the_goal_in_guessing_order_wins_on_the_spot():
+    """ "the round's points are added in order (guessers in guessing order, clue giver last)
+    and the first to cross the goal wins on the spot" """
+    match = Match(4, goal=2)
+    target = match.choose()
+    match.clue("ocean")
+    a, b, c = match.guessers
+    # c confirms first with a neighbour (2), then a with the exact cell (3).
+    match.place(c, match.near(target, 1))
+    match.place(a, target)
+    match.place(b, match.near(target, 6))
+    match.pass_clue()
+    assert match.phase is Phase.ENDED
+    assert match.state.winners == [c]  # c was first in guessing order, though a scored more
+    assert match.score(a) == 0 and match.score(match.giver) == 0  # adding stopped there
+    assert match.state.round.points[a] == 3  # what a would have earned is still shown
+    ranking = match.state.outcome.ranking
+    assert ranking[0].seat == c and ranking[0].winner and ranking[0].place == 1
+
+
+def test_right_away_giver_is_added_last():
+    match = Match(4, goal=3)
+    target = match.choose()
+    match.clue("ocean")
+    a, b, c = match.guessers
+    match.place(c, match.near(target, 1))  # 2: not yet across
+    match.place(a, target)  # 3: across
+    match.place(b, match.near(target, 1, avoid={match.state.round.markers[0].cell}))
+    match.pass_clue()  # the giver earned 3 hits × 2 = 6, but comes last
+    assert match.state.winners == [a]
+    assert match.score(match.giver) == 0 and match.score(b) == 0
+    assert match.state.round.points[match.giver] == 6
+
+
+def test_end_of_round_match_ends_after_the_round_and_the_highest_score_wins():
+    match = Match(4, goal=2, end_mode=EndMode.END_OF_ROUND)
+    target = match.choose()
+    match.clue("ocean")
+    a, b, c = match.guessers
+    match.place(c, match.near(target, 1))
+    match.place(a, target)
+    match.place(b, match.near(target, 6))
+    match.pass_clue()
+    assert match.phase is Phase.ENDED
+    assert match.score(a) == 3 and match.score(c) == 2
+    assert match.score(match.giver) == 2 * 2  # two hits, passed: everything was added
+    assert match.state.winners == [match.giver]  # 4 beats 3
+
+
+def test_a_tie_is_a_shared_victory():
+    match = Match(4, goal=2, end_mode=EndMode.END_OF_ROUND)
+    target = match.choose()
+    match.clue("ocean")
+    a, b, c = match.guessers
+    match.place(a, match.near(target, 1))
+    match.place(b, match.near(target, 1, avoid={match.state.round.markers[0].cell}))
+    match.place(c, match.near(target, 7))
+    match.clue("tide")
+    match.timeout()  # no second markers
+    assert match.phase is Phase.ENDED
+    assert sorted(match.state.winners) == sorted([a, b, match.giver])  # 2, 2 and 2 points
+    places = {p.seat: p.place for p in match.state.outcome.ranking}
+    assert places[a] == places[b] == places[match.giver] == 1 and places[c] == 4
+
+
+def test_close_the_cycle_goes_on_until_everyone_has_given_clues_the_same_number_of_times():
+    match = Match(4, goal=2, end_mode=EndMode.CLOSE_CYCLE)
+    givers = []
+    while match.phase is not Phase.ENDED:
+        givers.append(match.giver)
+        target = match.choose()
+        match.clue(match.fresh_clue())
+        match.guess_all(match.around(target, 1))
+        match.pass_clue()
+        if match.phase is Phase.REVEAL:
+            match.next_round()
+    assert len(givers) == 4 and len(set(givers)) == 4  # the goal fell in round 1
+    assert {m.turns_given for m in match.state.members} == {1}
+    assert match.state.end_reason == "cycle_closed"
+
+
+def test_close_the_cycle_waits_for_the_goal():
+    match = Match(3, goal=100, end_mode=EndMode.CLOSE_CYCLE)
+    for _ in range(7):
+        target = match.choose()
+        match.clue(match.fresh_clue())
+        match.guess_all(match.around(target, 4))
+        match.pass_clue()
+        match.next_round()
+    assert match.phase is Phase.CHOOSE  # two cycles closed without a goal: play goes on
+
+
+def test_the_podium_shows_everyone_with_shared_places():
+    match = Match(5, goal=1, end_mode=EndMode.END_OF_ROUND)
+    target = match.choose()
+    match.clue("ocean")
+    match.guess_all(match.around(target, 5))
+    match.clue("tide")
+    a, b, c, d = match.guessers
+    match.place(a, match.near(target, 1))
+    match.place(b, match.near(target, 2))
+    match.place(c, match.near(target, 2, avoid={match.state.round.markers[-1].cell}))
+    match.place(d, match.near(target, 8))
+    ranking = match.state.outcome.ranking
+    assert [p.score for p in ranking] == [2, 1, 1, 1, 0]
+    assert [p.place for p in ranking] == [1, 2, 2, 2, 5]
+    assert {p.seat for p in ranking} == {m.id for m in match.state.members}
+
+
+def test_nothing_can_be_played_after_the_match_ended():
+    match = Match(4, goal=1)
+    target = match.choose()
+    match.clue("ocean")
+    match.guess_all(match.around(target, 0, seats=match.guessers[:1]))
+    match.timeout()
+    match.pass_clue()
+    assert match.phase is Phase.ENDED
+    before = match.state
+    with pytest.raises(RuleError) as error:
+        match.act(match.guessers[1], SelectCell("A1"))
+    assert error.value.code == "action.match_over"
+    assert match.state == before and rules.deadline(match.state) is None
+
+
+def test_a_rematch_returns_with_the_same_settings():
+    match = Match(4, goal=1, markers=rules.MarkerVisibility.HIDDEN)
+    target = match.choose()
+    match.clue("ocean")
+    match.guess_all(match.around(target, 0, seats=match.guessers[:1]))
+    match.timeout()
+    match.pass_clue()
+    assert match.phase is Phase.ENDED
+    rematch = rules.start(match.state.settings, match.players, 99, match.now)
+    assert rematch.settings == match.state.settings
+    assert all(m.score == 0 for m in rematch.members) and rematch.phase is Phase.CHOOSE

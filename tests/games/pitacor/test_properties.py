@@ -1,0 +1,172 @@
+"""Properties over random Pitacor matches of 3–10 players (hypothesis).
+
+Random players do random things, legal or not, in random settings, with the clock running:
+- replaying the action log rebuilds exactly the same state;
+- no seat's view ever contains a secret it may not see;
+- a guesser never gains more than the exact-cell value in a round;
+- scores only change at reveals, and always equal the sum of what the rounds awarded;
+- a refused action changes nothing.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pitacor_driver import Match
+
+from tertulia.games import base
+from tertulia.games.base import RuleError, Timeout
+from tertulia.games.pitacor import rules
+from tertulia.games.pitacor.settings import EndMode, GuessMode, MarkerVisibility, OnTimeout
+from tertulia.games.pitacor.state import (
+    GUESS_PHASES,
+    ChooseTarget,
+    Confirm,
+    GiveClue,
+    NextRound,
+    PassClue,
+    Phase,
+    SelectCell,
+)
+from tertulia.games.pitacor.views import view
+
+match_settings = st.fixed_dictionaries(
+    {
+        "guess_mode": st.sampled_from(GuessMode),
+        "markers": st.sampled_from(MarkerVisibility),
+        "end_mode": st.sampled_from(EndMode),
+        "on_timeout": st.sampled_from(OnTimeout),
+        "ultra_hard": st.booleans(),
+        "goal": st.integers(min_value=1, max_value=12),
+        "clue_seconds": st.sampled_from([0, 90]),
+        "guess_seconds": st.sampled_from([0, 45]),
+        "reveal_seconds": st.sampled_from([0, 15]),
+    }
+)
+
+CLUES = ["ocean", "lemon", "deep tide", "red", "12", "sand dune", "forest", "x", "ember glow"]
+
+
+def _moves(match: Match, data: st.DataObject) -> tuple[str | None, base.Action]:
+    """One plausible move: mostly what the phase expects, sometimes nonsense or a room event."""
+    state = match.state
+    seats = [m.id for m in state.members] + ["late1", "late2"]
+    kind = data.draw(st.integers(min_value=0, max_value=19))
+    anyone = data.draw(st.sampled_from(seats))
+    board = rules.board_of(state.settings)
+    if kind <= 1 and state.deadline is not None:
+        match.now = max(match.now, state.deadline)
+        return None, Timeout()
+    if kind == 2:
+        nick = data.draw(st.sampled_from(["Zoe", "Yan"]))
+        action = data.draw(st.sampled_from([rules.Join, rules.Drop, rules.Return, rules.Leave]))
+        return None, action(anyone, nick) if action is rules.Join else action(anyone)
+    if kind == 3:
+        match.now += data.draw(st.integers(min_value=0, max_value=30))
+    if state.phase is Phase.CHOOSE or kind == 4:
+        return state.round.giver, ChooseTarget(data.draw(st.integers(min_value=-1, max_value=4)))
+    if state.phase in (Phase.CLUE1, Phase.CLUE2) or kind == 5:
+        if data.draw(st.booleans()) and state.phase is Phase.CLUE2:
+            return state.round.giver, PassClue()
+        return state.round.giver, GiveClue(data.draw(st.sampled_from(CLUES)))
+    if state.phase in GUESS_PHASES:
+        turn = rules.current_turn(state)
+        seat = turn if turn is not None and kind < 15 else data.draw(st.sampled_from(seats))
+        if data.draw(st.booleans()):
+            return seat, Confirm()
+        cell = board.name(
+            data.draw(st.integers(min_value=0, max_value=board.rows - 1)),
+            data.draw(st.integers(min_value=0, max_value=board.cols - 1)),
+        )
+        return seat, SelectCell(cell)
+    if state.phase is Phase.REVEAL:
+        return (rules.upcoming_giver(state) if kind < 15 else anyone), NextRound()
+    return anyone, Confirm()
+
+
+def _assert_no_secrets(match: Match) -> None:
+    state = match.state
+    rnd = state.round
+    revealed = state.phase in (Phase.REVEAL, Phase.ENDED)
+    hidden = state.settings.markers is MarkerVisibility.HIDDEN and not revealed
+    for seat in [m.id for m in state.members] + [None]:
+        seen = view(state, seat)
+        # Past rounds are public; look for leaks in the rest of the view.
+        raw = msgspec.json.encode({k: v for k, v in seen.items() if k != "history"})
+        if seat != rnd.giver and not revealed:
+            assert seen["target"] is None and seen["candidates"] is None
+            shown = {m["cell"] for m in seen["markers"]} | {seen["selection"]}
+            for cell in rnd.candidates:
+                if cell not in shown:
+                    assert f'"{cell}"'.encode() not in raw
+        if hidden:
+            assert all(m["seat"] == seat for m in seen["markers"])
+        shown = {m["cell"] for m in seen["markers"]} | {seen["selection"]}
+        for other, cell in rnd.selections.items():
+            if other != seat and cell not in shown and cell not in rnd.candidates:
+                assert f'"{cell}"'.encode() not in raw
+        if state.settings.ultra_hard and not revealed:
+            assert seen["board"]["show_colours"] is False
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    count=st.integers(min_value=3, max_value=10),
+    seed=st.integers(min_value=0, max_value=2**32),
+    options=match_settings,
+    data=st.data(),
+)
+def test_random_matches_keep_every_promise(count, seed, options, data):
+    match = Match(count, seed=seed, **options)
+    exact = match.state.settings.exact_points
+    for _ in range(data.draw(st.integers(min_value=20, max_value=120))):
+        seat, action = _moves(match, data)
+        before = match.state
+        snapshot = base.clone(before)
+        scores_before = match.scores()
+        try:
+            events = match.act(seat, action)
+        except RuleError:
+            assert match.state == snapshot == before  # refused: nothing changed
+            continue
+        kinds = [e.kind for e in events]
+        if any(match.score(who) != points for who, points in scores_before.items()):
+            assert "round.revealed" in kinds  # scores only change at reveals
+        _assert_no_secrets(match)
+        for rnd in [*match.state.history, match.state.round]:
+            for guesser in rnd.guessers:
+                assert rnd.points.get(guesser, 0) <= exact
+        awarded: dict[str, int] = {}
+        rounds = list(match.state.history)
+        if match.state.round not in rounds:
+            rounds.append(match.state.round)
+        for rnd in rounds:
+            for who, gained in rnd.awarded.items():
+                awarded[who] = awarded.get(who, 0) + gained
+        assert {k: v for k, v in match.scores().items() if v} == {
+            k: v for k, v in awarded.items() if v
+        }
+        if match.phase is Phase.ENDED:
+            break
+    assert match.replay() == match.state
+
+
+@settings(max_examples=25, deadline=None)
+@given(count=st.integers(min_value=3, max_value=10), seed=st.integers(min_value=0, max_value=2**32))
+def test_a_simple_match_always_ends_with_a_winner(count, seed):
+    match = Match(count, seed=seed, goal=8)
+    for _ in range(200):
+        if match.phase is Phase.ENDED:
+            break
+        target = match.choose(seed % 4)
+        match.clue(match.fresh_clue())
+        first, *others = match.guessers
+        aims = match.around(target, 1, seats=[first])
+        aims |= match.around(target, 5, seats=others)
+        match.guess_all(aims)
+        match.pass_clue()
+        if match.phase is Phase.REVEAL:
+            match.next_round()
+    assert match.phase is Phase.ENDED and match.state.winners
+    assert max(match.scores().values()) >= 8

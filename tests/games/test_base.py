@@ -1,0 +1,70 @@
+"""The game contract's shared tools: seeded randomness, ranking, copying, settings schema."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tertulia.games.base import Rng, RuleError, clone, rank, settings_schema
+from tertulia.games.pitacor.settings import Settings
+
+
+def test_same_seed_draws_the_same_numbers_so_replays_are_exact():
+    a, b = Rng.from_seed(42), Rng.from_seed(42)
+    assert [a.below(1000) for _ in range(50)] == [b.below(1000) for _ in range(50)]
+    assert Rng.from_seed(43).below(10**9) != Rng.from_seed(42).below(10**9)
+
+
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=1, max_value=10**6))
+def test_below_stays_in_range(seed: int, n: int):
+    rng = Rng.from_seed(seed)
+    assert all(0 <= rng.below(n) < n for _ in range(20))
+
+
+@given(st.integers(min_value=0, max_value=2**32), st.lists(st.integers(), max_size=30))
+def test_shuffle_is_a_permutation(seed: int, items: list[int]):
+    shuffled = list(items)
+    Rng.from_seed(seed).shuffle(shuffled)
+    assert sorted(shuffled) == sorted(items)
+
+
+def test_rng_state_survives_a_copy_of_the_state():
+    rng = Rng.from_seed(5)
+    rng.below(10)
+    copy = clone(rng)
+    assert copy.below(10**6) == rng.below(10**6)
+
+
+def test_tie_is_a_shared_victory_with_shared_places():
+    ranking = rank([("a", "Ana", 10), ("b", "Bo", 12), ("c", "Cy", 12), ("d", "Di", 3)])
+    assert [(p.seat, p.place, p.winner) for p in ranking] == [
+        ("b", 1, True),
+        ("c", 1, True),
+        ("a", 3, False),
+        ("d", 4, False),
+    ]
+
+
+def test_a_winner_named_by_the_rules_stands_first():
+    ranking = rank([("a", "Ana", 25), ("b", "Bo", 26)], winners=["a"])
+    assert ranking[0].seat == "a" and ranking[0].winner
+    assert not ranking[1].winner
+
+
+def test_rule_error_carries_code_message_and_params():
+    error = RuleError("clue.color_name", "'reddish' is a form of a colour name.", word="reddish")
+    assert error.as_dict() == {
+        "code": "clue.color_name",
+        "message": "'reddish' is a form of a colour name.",
+        "params": {"word": "reddish"},
+    }
+
+
+def test_settings_schema_has_defaults_bounds_labels_and_advanced_part():
+    schema = settings_schema(Settings)
+    props = schema["$defs"]["Settings"]["properties"]
+    goal = props["goal"]
+    assert goal["default"] == 25 and goal["minimum"] == 1 and goal["x-advanced"] is True
+    assert goal["x-label"] == "settings.pitacor.goal"
+    assert props["guess_mode"]["x-advanced"] is False
+    assert set(props) == set(Settings.__struct_fields__)
