@@ -1,0 +1,144 @@
+"""The store's contract: what a room may persist and what comes back on restart.
+
+The store knows nothing of games or of a room's internals. A room writes opaque
+log entries (bytes, usually msgspec-encoded JSON) under strictly consecutive seq
+numbers; on start the server reads every live room back with its log in order and
+replays it. SQLite is the default back-end (`tertulia.store.sqlite`); another
+back-end implements `Store` and passes the same tests.
+
+The promise every back-end keeps: when an awaited write returns, it is durable.
+"Persist, then broadcast" is the rooms layer's half of that promise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import msgspec
+
+
+class RoomRecord(msgspec.Struct, frozen=True):
+    """A room as created. `game` is the game it was created with; lobby changes
+    after that are log entries (or `meta`), not edits of this record."""
+
+    code: str
+    game: str
+    public: bool
+    created_at: float
+    meta: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class LogEntry(msgspec.Struct, frozen=True):
+    """One accepted action of a room. `seq` counts from 1 with no gaps."""
+
+    seq: int
+    at: float
+    payload: bytes
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    """A room's state after entry `seq`, as the rooms layer encoded it."""
+
+    seq: int
+    at: float
+    payload: bytes
+
+
+class LiveRoom(msgspec.Struct, frozen=True):
+    """What replay needs: the room, its latest snapshot (if any) and every
+    entry after that snapshot, in seq order."""
+
+    room: RoomRecord
+    snapshot: Snapshot | None
+    entries: list[LogEntry]
+
+    @property
+    def last_seq(self) -> int:
+        """The seq the next append must follow (0 for an empty log)."""
+        if self.entries:
+            return self.entries[-1].seq
+        return self.snapshot.seq if self.snapshot else 0
+
+
+class FinishedMatch(msgspec.Struct, frozen=True):
+    """A match that ended, kept for "recent matches".
+
+    `players` is one dict per seat, e.g. ``{"id": ..., "name": ..., "score": 12}``;
+    the store only requires it to be JSON-able.
+    """
+
+    room: str
+    game: str
+    ended_at: float
+    players: list[dict[str, Any]]
+    started_at: float | None = None
+    extra: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class StoreStats(msgspec.Struct):
+    """Counters for tests, benchmarks and /metrics."""
+
+    commits: int = 0  # transactions committed (one fsync each)
+    requests: int = 0  # write requests acknowledged, of any kind
+    entries: int = 0  # log entries appended
+    failed_batches: int = 0  # transactions that failed; all their requests failed
+
+
+class Store(Protocol):
+    """A durable, per-room, append-only log plus the few records around it.
+
+    Every write is async and returns only once it is durable. Writes are applied
+    in the order they were submitted. A refused request (`SeqError`, `UnknownRoom`,
+    ...) writes nothing; a `CommitFailed` means nothing of that request was written.
+    """
+
+    async def create_room(
+        self,
+        code: str,
+        game: str,
+        *,
+        public: bool,
+        meta: Mapping[str, Any] | None = None,
+        created_at: float | None = None,
+    ) -> RoomRecord:
+        """Register a live room; `RoomExists` if a live room has the code."""
+        ...
+
+    async def append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> None:
+        """Append one or several entries; their seqs must continue the log by +1."""
+        ...
+
+    async def save_snapshot(
+        self, code: str, seq: int, payload: bytes, *, at: float | None = None
+    ) -> None:
+        """Keep the room's state after entry `seq`; replay starts from the latest."""
+        ...
+
+    async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:
+        """Replace the room's meta dict."""
+        ...
+
+    async def close_room(
+        self, code: str, reason: str, *, at: float | None = None, keep_log: bool = False
+    ) -> None:
+        """Mark the room closed; its code becomes free. Drops its log unless `keep_log`."""
+        ...
+
+    async def record_finished_match(self, match: FinishedMatch) -> None:
+        """Keep a finished match for `recent_matches`."""
+        ...
+
+    async def load_live_rooms(self) -> list[LiveRoom]:
+        """Every room not closed, oldest first, each with what replay needs."""
+        ...
+
+    async def recent_matches(
+        self, limit: int = 20, *, game: str | None = None
+    ) -> list[FinishedMatch]:
+        """Finished matches, newest first."""
+        ...
+
+    async def close(self) -> None:
+        """Finish every write already submitted, then release the database."""
+        ...

@@ -1,0 +1,44 @@
+"""Errors the store raises.
+
+Two kinds, kept apart on purpose (as h11 does): a *refused request* (`SeqError`,
+`UnknownRoom`, `RoomExists`, `SnapshotError`) means the caller asked for something
+the log cannot accept, nothing was written, and the store is fine; a `CommitFailed`
+means the database itself failed, nothing in that batch was acknowledged, and the
+room that sent it cannot know more than "not written".
+"""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of every error the store raises."""
+
+
+class UnknownRoom(StoreError):
+    """The code names no live room (never created, or already closed)."""
+
+
+class RoomExists(StoreError):
+    """A live room already has this code."""
+
+
+class SeqError(StoreError):
+    """An append's seq numbers do not continue the room's log.
+
+    Usually two writers for one room, or a retry of something already written.
+    """
+
+
+class SnapshotError(StoreError):
+    """A snapshot's seq is ahead of the log or behind the latest snapshot."""
+
+
+class CommitFailed(StoreError):
+    """The transaction holding this request failed; nothing in it was written.
+
+    The original database error is chained as ``__cause__``.
+    """
+
+
+class StoreClosed(StoreError):
+    """The store was closed; it takes no more requests."""

@@ -1,0 +1,190 @@
+"""The SQL of each store operation, as plain functions of a connection.
+
+Write functions run on the writer thread inside a transaction (see `writer`);
+they check what the log can accept and raise a `StoreError` to refuse, which
+rolls back their savepoint. JSON columns arrive already encoded, so a value that
+cannot be encoded fails in the caller, not in a shared transaction. Read
+functions run on the read connection inside one read transaction, so a restart
+sees one consistent moment of the file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from .base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot
+from .errors import RoomExists, SeqError, SnapshotError, UnknownRoom
+
+_encode = msgspec.json.encode
+_decode_dict = msgspec.json.Decoder(dict[str, Any]).decode
+_decode_players = msgspec.json.Decoder(list[dict[str, Any]]).decode
+
+
+def to_json(value: Any) -> str:
+    """JSON text for the meta-like columns, readable with the sqlite3 shell."""
+    return _encode(value).decode()
+
+
+# -- writes (writer thread) -------------------------------------------------------
+
+
+def live_room_id(conn: sqlite3.Connection, code: str) -> int:
+    row = conn.execute(
+        "SELECT id FROM rooms WHERE code = ? AND closed_at IS NULL", (code,)
+    ).fetchone()
+    if row is None:
+        raise UnknownRoom(f"no live room {code!r}")
+    return row[0]
+
+
+def last_seq(conn: sqlite3.Connection, room_id: int) -> int:
+    row = conn.execute("SELECT max(seq) FROM log WHERE room_id = ?", (room_id,)).fetchone()
+    return row[0] or 0
+
+
+def insert_room(conn: sqlite3.Connection, room: RoomRecord, meta_json: str) -> RoomRecord:
+    try:
+        conn.execute(
+            "INSERT INTO rooms (code, game, public, created_at, meta) VALUES (?, ?, ?, ?, ?)",
+            (room.code, room.game, int(room.public), room.created_at, meta_json),
+        )
+    except sqlite3.IntegrityError as exc:  # the partial unique index on live codes
+        raise RoomExists(f"a live room already has the code {room.code!r}") from exc
+    return room
+
+
+def append_entries(conn: sqlite3.Connection, code: str, entries: Sequence[LogEntry]) -> None:
+    room_id = live_room_id(conn, code)
+    # Consecutive, not just increasing: a gap means an entry was lost or a second
+    # writer is racing, and replay of a gapped log would silently diverge.
+    expected = last_seq(conn, room_id) + 1
+    for entry in entries:
+        if entry.seq != expected:
+            raise SeqError(
+                f"room {code!r}: expected seq {expected}, got {entry.seq} "
+                f"(batch seqs {[e.seq for e in entries]})"
+            )
+        expected += 1
+    conn.executemany(
+        "INSERT INTO log (room_id, seq, at, payload) VALUES (?, ?, ?, ?)",
+        [(room_id, e.seq, e.at, e.payload) for e in entries],
+    )
+
+
+def upsert_snapshot(conn: sqlite3.Connection, code: str, snapshot: Snapshot) -> None:
+    room_id = live_room_id(conn, code)
+    logged = last_seq(conn, room_id)
+    if snapshot.seq > logged:
+        raise SnapshotError(
+            f"room {code!r}: snapshot at seq {snapshot.seq} but the log ends at {logged}"
+        )
+    row = conn.execute("SELECT seq FROM snapshots WHERE room_id = ?", (room_id,)).fetchone()
+    if row is not None and snapshot.seq <= row[0]:
+        raise SnapshotError(
+            f"room {code!r}: snapshot at seq {snapshot.seq} is not after the one at {row[0]}"
+        )
+    conn.execute(
+        "INSERT INTO snapshots (room_id, seq, at, payload) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (room_id) DO UPDATE SET seq = excluded.seq, at = excluded.at, "
+        "payload = excluded.payload",
+        (room_id, snapshot.seq, snapshot.at, snapshot.payload),
+    )
+
+
+def set_meta(conn: sqlite3.Connection, code: str, meta_json: str) -> None:
+    room_id = live_room_id(conn, code)
+    conn.execute("UPDATE rooms SET meta = ? WHERE id = ?", (meta_json, room_id))
+
+
+def mark_closed(
+    conn: sqlite3.Connection, code: str, reason: str, at: float, keep_log: bool
+) -> None:
+    room_id = live_room_id(conn, code)
+    conn.execute(
+        "UPDATE rooms SET closed_at = ?, close_reason = ? WHERE id = ?", (at, reason, room_id)
+    )
+    if not keep_log:
+        # A closed room is never replayed; its finished matches live elsewhere.
+        conn.execute("DELETE FROM log WHERE room_id = ?", (room_id,))
+        conn.execute("DELETE FROM snapshots WHERE room_id = ?", (room_id,))
+
+
+def insert_match(
+    conn: sqlite3.Connection, match: FinishedMatch, players_json: str, extra_json: str
+) -> None:
+    conn.execute(
+        "INSERT INTO finished_matches (room_code, game, started_at, ended_at, players, extra) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            match.room,
+            match.game,
+            match.started_at,
+            match.ended_at,
+            players_json,
+            extra_json,
+        ),
+    )
+
+
+# -- reads (read connection) ----------------------------------------------------
+
+
+def read_live_rooms(conn: sqlite3.Connection) -> list[LiveRoom]:
+    conn.execute("BEGIN")  # one snapshot of the file for all three queries
+    try:
+        rooms = conn.execute(
+            "SELECT id, code, game, public, created_at, meta FROM rooms "
+            "WHERE closed_at IS NULL ORDER BY id"
+        ).fetchall()
+        snapshots = {
+            room_id: Snapshot(seq, at, payload)
+            for room_id, seq, at, payload in conn.execute(
+                "SELECT s.room_id, s.seq, s.at, s.payload FROM snapshots s "
+                "JOIN rooms r ON r.id = s.room_id WHERE r.closed_at IS NULL"
+            )
+        }
+        entries: dict[int, list[LogEntry]] = {room[0]: [] for room in rooms}
+        for room_id, seq, at, payload in conn.execute(
+            "SELECT l.room_id, l.seq, l.at, l.payload FROM log l "
+            "JOIN rooms r ON r.id = l.room_id "
+            "LEFT JOIN snapshots s ON s.room_id = l.room_id "
+            "WHERE r.closed_at IS NULL AND l.seq > coalesce(s.seq, 0) "
+            "ORDER BY l.room_id, l.seq"
+        ):
+            entries[room_id].append(LogEntry(seq, at, payload))
+    finally:
+        conn.execute("COMMIT")
+    return [
+        LiveRoom(
+            room=RoomRecord(code, game, bool(public), created_at, _decode_dict(meta)),
+            snapshot=snapshots.get(room_id),
+            entries=entries[room_id],
+        )
+        for room_id, code, game, public, created_at, meta in rooms
+    ]
+
+
+def read_recent_matches(
+    conn: sqlite3.Connection, limit: int, game: str | None
+) -> list[FinishedMatch]:
+    where, params = ("WHERE game = ? ", (game, limit)) if game is not None else ("", (limit,))
+    rows = conn.execute(
+        "SELECT room_code, game, started_at, ended_at, players, extra FROM finished_matches "
+        f"{where}ORDER BY ended_at DESC, id DESC LIMIT ?",
+        params,
+    ).fetchall()
+    return [
+        FinishedMatch(
+            room=room,
+            game=game_,
+            ended_at=ended_at,
+            players=_decode_players(players),
+            started_at=started_at,
+            extra=_decode_dict(extra),
+        )
+        for room, game_, started_at, ended_at, players, extra in rows
+    ]

@@ -1,0 +1,121 @@
+"""Opening the SQLite file: connection settings and schema migrations.
+
+Migrations are a list of SQL scripts applied in order, each in its own
+transaction together with the bump of `schema_version`; never edit a released
+script, append a new one. A database newer than this code is refused rather
+than guessed at.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+MIGRATIONS: list[str] = [
+    # 1: rooms, their logs and snapshots, finished matches.
+    """
+    CREATE TABLE rooms (
+        id           INTEGER PRIMARY KEY,
+        code         TEXT NOT NULL,
+        game         TEXT NOT NULL,
+        public       INTEGER NOT NULL,
+        created_at   REAL NOT NULL,
+        meta         TEXT NOT NULL,          -- JSON object
+        closed_at    REAL,                   -- NULL while the room is live
+        close_reason TEXT
+    ) STRICT;
+    -- Codes are short, so they are reused once a room closes: unique among live rooms only.
+    CREATE UNIQUE INDEX rooms_live_code ON rooms (code) WHERE closed_at IS NULL;
+
+    CREATE TABLE log (
+        room_id INTEGER NOT NULL REFERENCES rooms (id),
+        seq     INTEGER NOT NULL,
+        at      REAL NOT NULL,
+        payload BLOB NOT NULL,
+        PRIMARY KEY (room_id, seq)
+    ) STRICT;
+
+    CREATE TABLE snapshots (                 -- the latest snapshot of each room only
+        room_id INTEGER PRIMARY KEY REFERENCES rooms (id),
+        seq     INTEGER NOT NULL,
+        at      REAL NOT NULL,
+        payload BLOB NOT NULL
+    ) STRICT;
+
+    CREATE TABLE finished_matches (
+        id         INTEGER PRIMARY KEY,
+        room_code  TEXT NOT NULL,
+        game       TEXT NOT NULL,
+        started_at REAL,
+        ended_at   REAL NOT NULL,
+        players    TEXT NOT NULL,            -- JSON array of objects
+        extra      TEXT NOT NULL             -- JSON object
+    ) STRICT;
+    CREATE INDEX finished_matches_recent ON finished_matches (ended_at DESC, id DESC);
+    CREATE INDEX finished_matches_game ON finished_matches (game, ended_at DESC, id DESC);
+    """,
+]
+
+
+def check_path(path: str | Path) -> Path:
+    """Refuse in-memory databases and create the data folder."""
+    text = str(path)
+    if not text or text == ":memory:" or text.startswith("file::memory:"):
+        raise ValueError("the store needs a file path; an in-memory database is not durable")
+    resolved = Path(path)
+    resolved.parent.mkdir(parents=True, exist_ok=True)
+    return resolved
+
+
+def connect(path: Path, *, busy_timeout: float, read_only: bool = False) -> sqlite3.Connection:
+    """Open one connection with the settings every connection of the store needs."""
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is
+    # exactly one group commit and never an implicit one the sqlite3 module opened.
+    conn = sqlite3.connect(
+        path, isolation_level=None, check_same_thread=False, timeout=busy_timeout
+    )
+    conn.execute("PRAGMA foreign_keys = ON")
+    if read_only:
+        conn.execute("PRAGMA query_only = ON")
+        return conn
+    # WAL: readers never block the writer, and a commit appends to one file.
+    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    if mode.lower() != "wal":
+        conn.close()
+        raise RuntimeError(f"expected journal_mode wal, got {mode!r} for {path}")
+    # FULL, not NORMAL: in WAL mode NORMAL fsyncs only at checkpoints, so a commit
+    # survives a process crash but may vanish on power loss or a kernel panic. We
+    # acknowledge an action to players only after commit, so the commit must be on
+    # stable storage: FULL fsyncs the WAL at every commit. Group commit is what
+    # keeps that affordable.
+    conn.execute("PRAGMA synchronous = FULL")
+    return conn
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the schema up to date; return the version now in force."""
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL) STRICT")
+    row = conn.execute("SELECT version FROM schema_version").fetchone()
+    if row is None:
+        conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        current = 0
+    else:
+        current = row[0]
+    if current > len(MIGRATIONS):
+        raise RuntimeError(
+            f"database schema version {current} is newer than this code "
+            f"({len(MIGRATIONS)}); refusing to open it"
+        )
+    for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
+        # executescript runs the statements as written, so the migration and its
+        # version bump commit together or not at all.
+        try:
+            conn.executescript(
+                f"BEGIN IMMEDIATE;\n{script}\n"
+                f"UPDATE schema_version SET version = {version};\nCOMMIT;"
+            )
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    return len(MIGRATIONS)

@@ -1,0 +1,201 @@
+"""The SQLite back-end of `Store`: one file, WAL, fsync at every (group) commit.
+
+Writes go to one writer thread (`writer.GroupCommitWriter`) and return once their
+transaction has committed. Reads use a second connection on a worker thread: WAL
+lets them run while the writer commits, and they see everything acknowledged
+before they started.
+
+Arguments are checked here, in the caller, so that a malformed request fails its
+own caller at once instead of reaching a transaction shared with other rooms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from . import ops, schema
+from .base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot, StoreStats
+from .errors import StoreClosed
+from .writer import GroupCommitWriter
+
+
+class SQLiteStore:
+    """`Store` on an SQLite file. Open it, use it from any event loop, `close()` it.
+
+    Opening (the constructor) runs migrations and blocks briefly: do it at start-up.
+    """
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
+        self.path = schema.check_path(path)
+        conn = schema.connect(self.path, busy_timeout=busy_timeout)
+        try:
+            self.schema_version = schema.migrate(conn)
+            self._reader = schema.connect(self.path, busy_timeout=busy_timeout, read_only=True)
+        except BaseException:
+            conn.close()
+            raise
+        self._read_lock = threading.Lock()  # one read at a time on the read connection
+        self._closed = False
+        self._writer = GroupCommitWriter(conn)  # last: nothing above can leak its thread
+
+    @property
+    def stats(self) -> StoreStats:
+        """Live counters: commits, acknowledged requests and entries, failed batches."""
+        return self._writer.stats
+
+    # -- writes -----------------------------------------------------------------
+
+    async def create_room(
+        self,
+        code: str,
+        game: str,
+        *,
+        public: bool,
+        meta: Mapping[str, Any] | None = None,
+        created_at: float | None = None,
+    ) -> RoomRecord:
+        """Register a live room; `RoomExists` if a live room has the code."""
+        room = RoomRecord(
+            code=_text("code", code),
+            game=_text("game", game),
+            public=bool(public),
+            created_at=_when(created_at),
+            meta=dict(meta or {}),
+        )
+        meta_json = ops.to_json(room.meta)
+        return await self._writer.submit(lambda conn: ops.insert_room(conn, room, meta_json))
+
+    async def append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> None:
+        """Append entries whose seqs continue the room's log by +1; durable on return.
+
+        Cancelling the awaiting task does not withdraw the write: it may still
+        commit. A room that must know its last seq should not cancel (or shield) it.
+        """
+        batch = [entries] if isinstance(entries, LogEntry) else list(entries)
+        if not batch:
+            return
+        batch = [_checked_entry(entry) for entry in batch]
+        await self._writer.submit(
+            lambda conn: ops.append_entries(conn, code, batch), weight=len(batch)
+        )
+
+    async def save_snapshot(
+        self, code: str, seq: int, payload: bytes, *, at: float | None = None
+    ) -> None:
+        """Keep the room's state after entry `seq`; replay starts from the latest."""
+        snapshot = Snapshot(_seq(seq), _when(at), _payload(payload))
+        await self._writer.submit(lambda conn: ops.upsert_snapshot(conn, code, snapshot))
+
+    async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:
+        """Replace the room's meta dict."""
+        meta_json = ops.to_json(dict(meta))
+        await self._writer.submit(lambda conn: ops.set_meta(conn, code, meta_json))
+
+    async def close_room(
+        self, code: str, reason: str, *, at: float | None = None, keep_log: bool = False
+    ) -> None:
+        """Mark the room closed; its code becomes free. Drops its log unless `keep_log`."""
+        when = _when(at)
+        await self._writer.submit(lambda conn: ops.mark_closed(conn, code, reason, when, keep_log))
+
+    async def record_finished_match(self, match: FinishedMatch) -> None:
+        """Keep a finished match for `recent_matches`."""
+        players_json, extra_json = ops.to_json(match.players), ops.to_json(match.extra)
+        await self._writer.submit(
+            lambda conn: ops.insert_match(conn, match, players_json, extra_json)
+        )
+
+    # -- reads ------------------------------------------------------------------
+
+    async def load_live_rooms(self) -> list[LiveRoom]:
+        """Every room not closed, oldest first, with its snapshot and later entries."""
+        return await self._read(ops.read_live_rooms)
+
+    async def recent_matches(
+        self, limit: int = 20, *, game: str | None = None
+    ) -> list[FinishedMatch]:
+        """Finished matches, newest first (optionally of one game)."""
+        if limit < 0:
+            raise ValueError(f"expected limit >= 0, got {limit}")
+        return await self._read(lambda conn: ops.read_recent_matches(conn, limit, game))
+
+    async def _read(self, query: Any) -> Any:
+        if self._closed:
+            raise StoreClosed("the store is closed")
+
+        def run() -> Any:
+            with self._read_lock:
+                if self._closed:  # closed while this read waited for a thread
+                    raise StoreClosed("the store is closed")
+                return query(self._reader)
+
+        return await asyncio.to_thread(run)
+
+    # -- lifetime ---------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Finish every write already submitted, then release the file. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._writer.close()
+        with self._read_lock:
+            self._reader.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+# -- argument checks (in the caller, see the module docstring) ----------------------
+
+
+def _when(at: float | None) -> float:
+    # The rooms layer passes its own clock so that a replayed log carries the times
+    # the players saw; wall-clock time is only the fallback.
+    if at is None:
+        return time.time()
+    if isinstance(at, bool) or not isinstance(at, int | float):
+        raise TypeError(f"expected a timestamp (float), got {type(at).__name__}")
+    return float(at)
+
+
+def _seq(seq: int) -> int:
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise ValueError(f"expected seq to be an int >= 1, got {seq!r}")
+    return seq
+
+
+def _payload(payload: bytes) -> bytes:
+    if isinstance(payload, bytes):
+        return payload
+    if isinstance(payload, bytearray | memoryview):
+        return bytes(payload)
+    raise TypeError(f"expected payload bytes, got {type(payload).__name__}")
+
+
+def _text(name: str, value: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"expected {name} to be a non-empty str, got {value!r}")
+    return value
+
+
+def _checked_entry(entry: LogEntry) -> LogEntry:
+    if not isinstance(entry, LogEntry):
+        raise TypeError(f"expected LogEntry, got {type(entry).__name__}")
+    # Structs do not type-check on construction; a str payload would otherwise
+    # reach SQLite and fail inside a transaction other rooms share.
+    return LogEntry(_seq(entry.seq), _when(entry.at), _payload(entry.payload))

@@ -1,0 +1,198 @@
+"""The log: what is appended comes back, in order, after reopening; bad seqs are refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from store_testing import entries, entry, run, seqs_by_room
+
+from tertulia.store import (
+    LogEntry,
+    RoomExists,
+    SeqError,
+    SnapshotError,
+    SQLiteStore,
+    StoreClosed,
+    UnknownRoom,
+)
+
+
+def test_appended_entries_survive_reopening_in_order(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "nested" / "tertulia.db"  # parent folders are created
+
+    async def write() -> None:
+        async with SQLiteStore(db) as store:
+            await store.create_room("ABCD", "pitacor", public=True, meta={"host": "p1"})
+            await store.create_room("WXYZ", "pinto", public=False, created_at=5.0)
+            await store.append("ABCD", entry(1))
+            await store.append("ABCD", entries(2, 4))
+            await store.append("WXYZ", entries(1, 2))
+
+    async def read() -> None:
+        async with SQLiteStore(db) as store:
+            rooms = await store.load_live_rooms()
+            assert [live.room.code for live in rooms] == ["ABCD", "WXYZ"]
+            abcd, wxyz = rooms
+            assert abcd.room.game == "pitacor" and abcd.room.public
+            assert abcd.room.meta == {"host": "p1"}
+            assert abcd.entries == entries(1, 4)  # seq, time and payload all kept
+            assert abcd.snapshot is None and abcd.last_seq == 4
+            assert wxyz.room.created_at == 5.0 and not wxyz.room.public
+            assert [e.payload for e in wxyz.entries] == [e.payload for e in entries(1, 2)]
+
+    run(write)
+    run(read)
+
+
+def test_duplicate_seq_is_refused(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("ABCD", "pitacor", public=True)
+            await store.append("ABCD", entries(1, 3))
+            with pytest.raises(SeqError, match="expected seq 4, got 3"):
+                await store.append("ABCD", entry(3, "second writer"))
+
+    run(body)
+    assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {"ABCD": [1, 2, 3]}
+
+
+@pytest.mark.parametrize(
+    "batch",
+    [
+        [3, 4, 6],  # a gap inside the batch
+        [3, 5],  # a gap between batches' entries
+        [4, 3],  # out of order
+        [3, 3],  # a duplicate inside the batch
+        [2, 3],  # starts in the past
+        [5],  # starts after a gap
+    ],
+)
+def test_a_bad_batch_writes_nothing_of_itself(tmp_path: Path, batch: list[int]) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("ABCD", "pitacor", public=True)
+            await store.append("ABCD", entries(1, 2))
+            with pytest.raises(SeqError):
+                await store.append("ABCD", [entry(seq, "bad") for seq in batch])
+            await store.append("ABCD", entry(3, "good"))  # the log goes on from 2
+
+    run(body)
+    assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {"ABCD": [1, 2, 3]}
+
+
+def test_the_first_seq_of_a_room_is_one(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("ABCD", "pitacor", public=True)
+            with pytest.raises(SeqError):
+                await store.append("ABCD", entry(2))
+            with pytest.raises(ValueError):
+                await store.append("ABCD", entry(0))
+
+    run(body)
+
+
+def test_payload_must_be_bytes(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("ABCD", "pitacor", public=True)
+            with pytest.raises(TypeError, match="payload bytes"):
+                await store.append("ABCD", LogEntry(1, 1.0, "text"))  # type: ignore[arg-type]
+            await store.append("ABCD", LogEntry(1, 1.0, bytearray(b"ok")))  # type: ignore[arg-type]
+            [live] = await store.load_live_rooms()
+            assert live.entries[0].payload == b"ok"
+
+    run(body)
+
+
+def test_unknown_and_duplicate_rooms_are_refused(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            with pytest.raises(UnknownRoom):
+                await store.append("NOPE", entry(1))
+            await store.create_room("ABCD", "pitacor", public=True)
+            with pytest.raises(RoomExists):
+                await store.create_room("ABCD", "pinto", public=True)
+            with pytest.raises(UnknownRoom):
+                await store.update_room_meta("NOPE", {})
+            with pytest.raises(UnknownRoom):
+                await store.close_room("NOPE", "idle")
+
+    run(body)
+
+
+def test_closed_room_takes_no_more_entries_and_its_code_can_be_reused(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("ABCD", "pitacor", public=True)
+            await store.append("ABCD", entries(1, 5))
+            await store.close_room("ABCD", "idle")
+            with pytest.raises(UnknownRoom):
+                await store.append("ABCD", entry(6))
+            await store.create_room("ABCD", "haiclue", public=False)
+            await store.append("ABCD", entry(1))  # a new room, a new log
+            [live] = await store.load_live_rooms()
+            assert live.room.game == "haiclue" and live.entries == [entry(1)]
+
+    run(body)
+
+
+def test_closed_rooms_are_not_loaded(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            for code in ("AAAA", "BBBB", "CCCC"):
+                await store.create_room(code, "pitacor", public=True)
+                await store.append(code, entries(1, 2))
+            await store.close_room("BBBB", "finished")
+            await store.close_room("CCCC", "idle", keep_log=True)
+
+    run(body)
+    assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {"AAAA": [1, 2]}
+
+
+def test_meta_update_replaces_meta(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("ABCD", "pitacor", public=True, meta={"a": 1})
+            await store.update_room_meta("ABCD", {"b": [1, "dois"]})
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            [live] = await store.load_live_rooms()
+            assert live.room.meta == {"b": [1, "dois"]}
+
+    run(body)
+
+
+def test_replay_starts_from_the_latest_snapshot(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("ABCD", "pitacor", public=True)
+            await store.append("ABCD", entries(1, 6))
+            await store.save_snapshot("ABCD", 3, b"state@3", at=7.0)
+            await store.save_snapshot("ABCD", 5, b"state@5", at=8.0)
+            with pytest.raises(SnapshotError):  # not after the latest one
+                await store.save_snapshot("ABCD", 4, b"state@4")
+            with pytest.raises(SnapshotError):  # ahead of the log
+                await store.save_snapshot("ABCD", 7, b"state@7")
+            await store.append("ABCD", entry(7))  # seqs go on from the log, not the snapshot
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            [live] = await store.load_live_rooms()
+            assert live.snapshot is not None
+            assert (live.snapshot.seq, live.snapshot.payload) == (5, b"state@5")
+            assert [e.seq for e in live.entries] == [6, 7] and live.last_seq == 7
+
+    run(body)
+
+
+def test_a_closed_store_refuses_requests_and_close_is_idempotent(tmp_path: Path) -> None:
+    async def body() -> None:
+        store = SQLiteStore(tmp_path / "t.db")
+        await store.create_room("ABCD", "pitacor", public=True)
+        await store.close()
+        await store.close()
+        with pytest.raises(StoreClosed):
+            await store.append("ABCD", entry(1))
+        with pytest.raises(StoreClosed):
+            await store.load_live_rooms()
+
+    run(body)
