@@ -1,0 +1,7 @@
+"""The games, each a pure rules module behind the contract in ``base.py``."""
+
+from types import ModuleType
+
+from . import pitacor
+
+GAMES: dict[str, ModuleType] = {pitacor.NAME: pitacor}

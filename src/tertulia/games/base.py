@@ -41,7 +41,7 @@ class RuleError(Exception):
     The English ``message`` is for logs and for clients without a translation.
     """
 
-    def __init__(self, code: str, message: str = "", **params: Any) -> None:
+    def __init__(self, code: str, message: str = "", /, **params: Any) -> None:
         super().__init__(f"{code}: {message}" if message else code)
         self.code = code
         self.message = message or code

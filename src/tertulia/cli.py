@@ -1,0 +1,63 @@
+"""``tertulia``: the one command-line entry point (``tertulia serve``, ``python -m tertulia``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .server.config import Config
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tertulia", description="Tertulia party-games server")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the server")
+    serve.add_argument("--host", help="address to listen on (TERTULIA_HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (TERTULIA_PORT, default 8000)")
+    serve.add_argument("--db", type=Path, help="SQLite file (TERTULIA_DB, default data/…)")
+    serve.add_argument("--public-url", help="address players use (TERTULIA_PUBLIC_URL)")
+    serve.add_argument("--idle-minutes", type=float, help="close rooms idle this long")
+    serve.add_argument(
+        "--drop-grace", type=float, help="seconds before a lost connection is a drop"
+    )
+    serve.add_argument("--plain-logs", action="store_true", help="human-readable logs")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    return 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .server import logs
+    from .server.app import create_app
+
+    config = Config.from_env(
+        host=args.host,
+        port=args.port,
+        db_path=args.db,
+        public_url=args.public_url,
+        idle_minutes=args.idle_minutes,
+        drop_grace_seconds=args.drop_grace,
+        log_json=not args.plain_logs,
+    )
+    logs.configure(json_lines=config.log_json)
+    app = create_app(config)
+    print(f"Tertulia is running: open {config.base_url}/  (Ctrl+C stops it)", flush=True)
+    # uvicorn handles SIGINT and SIGTERM: it stops accepting, closes sockets, runs shutdown.
+    uvicorn.run(
+        app,
+        host=config.host,
+        port=config.port,
+        log_config=None,
+        access_log=False,
+        ws_max_size=max(config.max_frame_bytes * 16, 1 << 20),
+        lifespan="on",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

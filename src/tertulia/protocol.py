@@ -1,0 +1,188 @@
+"""Every WebSocket message, by direction, as msgspec tagged unions (documented in
+``docs/protocol.md`` with an example of each).
+
+Shared by ``server/`` (which carries the frames), ``rooms/`` (which answers them) and
+``client.py`` (which speaks them), so each message is written once.
+
+A client message carries an ``id`` chosen by the client; the server answers every one of them
+with exactly one ``ack`` or ``error`` naming that id (``re``) — never silence. State reaches the
+client as ``room`` pushes, each with the room's ``version``; a push always carries the whole
+current picture (lobby and the seat's own game view), so a client that missed anything just
+takes the latest one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+# --------------------------------------------------------------------------- client → server
+
+
+class ClientMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    id: int
+
+
+class Hello(ClientMessage, tag="hello"):
+    """First message on a connection: who I am (the secret from localStorage, if any)."""
+
+    token: str | None = None
+
+
+class CreateRoom(ClientMessage, tag="create_room"):
+    game: str
+    nickname: str
+    public: bool = False
+
+
+class JoinRoom(ClientMessage, tag="join_room"):
+    code: str
+    nickname: str
+
+
+class LeaveRoom(ClientMessage, tag="leave_room"):
+    pass
+
+
+class ListRooms(ClientMessage, tag="list_rooms"):
+    pass
+
+
+class SetNickname(ClientMessage, tag="set_nickname"):
+    nickname: str
+
+
+class ChooseGame(ClientMessage, tag="choose_game"):
+    game: str
+
+
+class UpdateSettings(ClientMessage, tag="update_settings"):
+    """Change some settings; fields not named keep their value."""
+
+    settings: dict[str, Any]
+
+
+class RestoreDefaults(ClientMessage, tag="restore_defaults"):
+    pass
+
+
+class Reorder(ClientMessage, tag="reorder"):
+    order: list[str]
+
+
+class Kick(ClientMessage, tag="kick"):
+    player: str
+
+
+class StartMatch(ClientMessage, tag="start_match"):
+    pass
+
+
+class Rematch(ClientMessage, tag="rematch"):
+    pass
+
+
+class Act(ClientMessage, tag="act"):
+    """A game action, decoded by the room's game (``{"type": "give_clue", "text": "ocean"}``)."""
+
+    action: dict[str, Any]
+
+
+class Chat(ClientMessage, tag="chat"):
+    text: str
+
+
+class Ping(ClientMessage, tag="ping"):
+    """Answered by an ack whose data has the server's clock (``now``), for countdowns."""
+
+
+Incoming = (
+    Hello
+    | CreateRoom
+    | JoinRoom
+    | LeaveRoom
+    | ListRooms
+    | SetNickname
+    | ChooseGame
+    | UpdateSettings
+    | RestoreDefaults
+    | Reorder
+    | Kick
+    | StartMatch
+    | Rematch
+    | Act
+    | Chat
+    | Ping
+)
+
+
+# --------------------------------------------------------------------------- server → client
+
+
+class ServerMessage(msgspec.Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class Ack(ServerMessage, tag="ack"):
+    re: int
+    data: dict[str, Any] | None = None
+
+
+class Error(ServerMessage, tag="error"):
+    """A refusal: ``code`` is stable and translated by the client, ``message`` is English."""
+
+    re: int | None
+    code: str
+    message: str
+    params: dict[str, Any] = {}
+
+
+class Welcome(ServerMessage, tag="welcome"):
+    """Who the server knows you as: your public id and the secret to keep (localStorage)."""
+
+    player: str
+    token: str
+    now: float  # the server's clock: deadlines in views are on it
+
+
+class RoomUpdate(ServerMessage, tag="room"):
+    """The room as this connection's seat may see it, after change number ``version``."""
+
+    version: int
+    room: dict[str, Any]
+    view: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = []
+    chat: list[dict[str, Any]] | None = None  # the recent chat, on joining or resuming
+
+
+class ChatLine(ServerMessage, tag="chat"):
+    line: dict[str, Any]
+
+
+class RoomList(ServerMessage, tag="rooms"):
+    rooms: list[dict[str, Any]]
+    recent: list[dict[str, Any]] = []
+
+
+class Notice(ServerMessage, tag="notice"):
+    """Something happened to you outside an answer: kicked, room closed, server restarting."""
+
+    code: str
+    message: str
+    params: dict[str, Any] = {}
+
+
+Outgoing = Ack | Error | Welcome | RoomUpdate | ChatLine | RoomList | Notice
+
+_decoder = msgspec.json.Decoder(Incoming)
+_encoder = msgspec.json.Encoder()
+
+
+def decode(frame: bytes | str) -> ClientMessage:
+    """Parse one client frame; raises ``msgspec.DecodeError`` / ``ValidationError``."""
+    return _decoder.decode(frame)
+
+
+def encode(message: ServerMessage) -> bytes:
+    return _encoder.encode(message)

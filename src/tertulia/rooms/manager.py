@@ -1,0 +1,132 @@
+"""All live rooms: creating them with a fresh code, finding them, listing the public ones,
+closing idle ones, and bringing every room back after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from ..games.base import RuleError
+from ..store import RoomExists, Store
+from .codes import new_code
+from .model import Status, new_room, summary
+from .replay import replay
+from .room import Room, RoomConfig
+
+log = logging.getLogger("tertulia.rooms")
+
+
+@dataclass(frozen=True)
+class ManagerConfig:
+    idle_seconds: float = 30 * 60  # a room nobody is connected to closes after this
+    housekeeping_seconds: float = 30.0
+    room: RoomConfig = field(default_factory=RoomConfig)
+
+
+class RoomManager:
+    def __init__(
+        self,
+        store: Store,
+        games: dict[str, ModuleType],
+        config: ManagerConfig = ManagerConfig(),
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.config = config
+        self.clock = clock
+        self.rooms: dict[str, Room] = {}
+        self._housekeeping: asyncio.Task | None = None
+
+    async def start(self) -> int:
+        """Rebuild every live room from its log, resume its clocks; returns how many."""
+        for live in await self.store.load_live_rooms():
+            if live.room.game not in self.games:
+                log.error(
+                    "room %s plays unknown game %s; left closed", live.room.code, live.room.game
+                )
+                continue
+            model, seq = replay(live, self.games)
+            self._open(Room(model, self.store, seq, self.config.room, self.clock))
+        self._housekeeping = asyncio.get_running_loop().create_task(self._keep_house())
+        log.info("restored %d rooms", len(self.rooms))
+        return len(self.rooms)
+
+    async def create(self, game: str, public: bool) -> Room:
+        if game not in self.games:
+            raise RuleError("room.unknown_game", "There is no such game.", game=game)
+        for _ in range(20):
+            code = new_code()
+            if code in self.rooms:
+                continue
+            try:
+                await self.store.create_room(code, game, public=public, created_at=self.clock())
+            except RoomExists:
+                continue
+            model = new_room(code, public, game, self.games)
+            model.last_activity = self.clock()
+            return self._open(Room(model, self.store, 0, self.config.room, self.clock))
+        raise RuleError("server.error", "Could not find a free room code; try again.")
+
+    def get(self, code: str) -> Room | None:
+        room = self.rooms.get(code)
+        return room if room is not None and not room.closed else None
+
+    def public_rooms(self) -> list[dict[str, Any]]:
+        """Open public rooms, those waiting for players first."""
+        listed = [
+            summary(room.model, len({p.player for p in room.peers}))
+            for room in self.rooms.values()
+            if room.model.public and room.model.seats and not room.closed
+        ]
+        return sorted(listed, key=lambda r: (r["status"] != Status.LOBBY.value, -r["online"]))
+
+    async def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
+        import msgspec
+
+        return [msgspec.to_builtins(m) for m in await self.store.recent_matches(limit)]
+
+    async def close_idle(self) -> list[str]:
+        """Close rooms nobody has been connected to for ``idle_seconds``."""
+        now = self.clock()
+        idle = [
+            room
+            for room in self.rooms.values()
+            if not room.peers and now - room.model.last_activity > self.config.idle_seconds
+        ]
+        for room in idle:
+            await self.close(room, "idle")
+        return [room.code for room in idle]
+
+    async def close(self, room: Room, reason: str) -> None:
+        await room.stop()
+        self.rooms.pop(room.code, None)
+        await self.store.close_room(room.code, reason, at=self.clock())
+        log.info("room %s closed (%s)", room.code, reason)
+
+    async def shutdown(self) -> None:
+        if self._housekeeping is not None:
+            self._housekeeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._housekeeping
+        for room in list(self.rooms.values()):
+            await room.stop()
+
+    def _open(self, room: Room) -> Room:
+        self.rooms[room.code] = room
+        room.start()
+        return room
+
+    async def _keep_house(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.housekeeping_seconds)
+            try:
+                await self.close_idle()
+            except Exception:
+                log.exception("housekeeping failed")

@@ -1,0 +1,427 @@
+"""A room as data, and the pure fold that applies one log record to it.
+
+Everything a room accepts becomes a ``Record`` — a join, a setting, a game move, a timeout, a
+chat line. ``fold(room, record)`` either raises ``RuleError`` and changes nothing, or applies
+the record. The live room folds each record before persisting it; a restarted server folds the
+persisted log to rebuild the room exactly. So there is one code path for both.
+
+Every fold function checks everything first and changes the room only after, so a refusal
+never leaves a half-applied record behind.
+"""
+
+from __future__ import annotations
+
+import collections
+import enum
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import msgspec
+
+from ..games import base
+from ..games.base import Event, Player, RuleError
+from ..text.profanity import is_profane
+
+CHAT_HISTORY = 100
+CHAT_MAX_LENGTH = 300
+NICKNAME_MAX = 20
+MAX_SPECTATORS = 20
+
+
+class Status(enum.Enum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    ENDED = "ended"  # the podium shows; the host may call a rematch
+
+
+# ---------------------------------------------------------------------------- records
+
+
+class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="k"):
+    at: float
+
+
+class Joined(Record, tag="joined"):
+    player: str
+    nickname: str
+
+
+class Renamed(Record, tag="renamed"):
+    player: str
+    nickname: str
+
+
+class Left(Record, tag="left"):
+    player: str
+
+
+class Kicked(Record, tag="kicked"):
+    by: str
+    player: str
+
+
+class Presence(Record, tag="presence"):
+    player: str
+    online: bool
+
+
+class GameChosen(Record, tag="game_chosen"):
+    by: str
+    game: str
+
+
+class SettingsChanged(Record, tag="settings"):
+    by: str
+    settings: dict[str, Any]  # only the fields that change; {} with defaults=True restores all
+    defaults: bool = False
+
+
+class Reordered(Record, tag="reordered"):
+    by: str
+    order: list[str]
+
+
+class MatchStarted(Record, tag="started"):
+    by: str
+    seed: int
+
+
+class GameMove(Record, tag="move"):
+    seat: str | None  # None: the room itself (a timeout)
+    action: dict[str, Any]
+
+
+class Rematched(Record, tag="rematch"):
+    by: str
+
+
+class Chatted(Record, tag="chat"):
+    player: str
+    text: str
+
+
+AnyRecord = (
+    Joined
+    | Renamed
+    | Left
+    | Kicked
+    | Presence
+    | GameChosen
+    | SettingsChanged
+    | Reordered
+    | MatchStarted
+    | GameMove
+    | Rematched
+    | Chatted
+)
+record_decoder = msgspec.json.Decoder(AnyRecord)
+record_encoder = msgspec.json.Encoder()
+
+
+# ---------------------------------------------------------------------------- the room
+
+
+@dataclass
+class Seat:
+    player: str
+    nickname: str
+    spectator: bool = False
+    online: bool = True
+
+
+@dataclass
+class RoomModel:
+    code: str
+    public: bool
+    game: ModuleType
+    games: dict[str, ModuleType]
+    settings: Any
+    host: str | None = None
+    seats: list[Seat] = field(default_factory=list)
+    status: Status = Status.LOBBY
+    match: Any = None  # the game's State while a match runs or shows its podium
+    chat: collections.deque = field(default_factory=lambda: collections.deque(maxlen=CHAT_HISTORY))
+    last_activity: float = 0.0
+
+    def seat(self, player: str | None) -> Seat | None:
+        return next((s for s in self.seats if s.player == player), None)
+
+    def players(self) -> list[Seat]:
+        return [s for s in self.seats if not s.spectator]
+
+
+def new_room(code: str, public: bool, game: str, games: dict[str, ModuleType]) -> RoomModel:
+    module = games[game]
+    return RoomModel(code=code, public=public, game=module, games=games, settings=module.Settings())
+
+
+# ---------------------------------------------------------------------------- fold
+
+
+def fold(room: RoomModel, record: Record) -> list[Event]:
+    """Apply ``record`` to ``room`` (or raise ``RuleError`` and change nothing)."""
+    events = _FOLDS[type(record)](room, record)
+    room.last_activity = record.at
+    return events
+
+
+def _joined(room: RoomModel, r: Joined) -> list[Event]:
+    if room.seat(r.player) is not None:
+        raise RuleError("room.already_in", "You are already in this room.")
+    nickname = check_nickname(room, r.nickname, r.player)
+    seat = Seat(r.player, nickname)
+    if room.status is Status.PLAYING:
+        try:  # "joining mid-match as the game allows, otherwise as a spectator"
+            room.match, events = room.game.apply(
+                room.match, None, base.Join(r.player, nickname), r.at
+            )
+        except RuleError:
+            seat.spectator, events = True, []
+    else:
+        seat.spectator, events = len(room.players()) >= room.game.MAX_PLAYERS, []
+    if seat.spectator and len(room.seats) - len(room.players()) >= MAX_SPECTATORS:
+        raise RuleError("room.full", "This room is full.")
+    room.seats.append(seat)
+    if room.host is None and not seat.spectator:
+        room.host = r.player
+    return [*events, Event("room.joined", {"player": r.player, "spectator": seat.spectator})]
+
+
+def _renamed(room: RoomModel, r: Renamed) -> list[Event]:
+    seat = _seat(room, r.player)
+    nickname = check_nickname(room, r.nickname, r.player)
+    if room.status is not Status.LOBBY and not seat.spectator:
+        raise RuleError("nickname.locked", "Nicknames can change in the lobby only.")
+    seat.nickname = nickname
+    return [Event("room.renamed", {"player": r.player})]
+
+
+def _left(room: RoomModel, r: Left | Kicked) -> list[Event]:
+    seat = _seat(room, r.player)
+    events: list[Event] = []
+    if room.status is not Status.LOBBY and not seat.spectator:
+        room.match, events = room.game.apply(room.match, None, base.Leave(r.player), r.at)
+        _note_end(room)
+    room.seats.remove(seat)
+    if room.host == r.player:  # "host hand-over when the host leaves"
+        room.host = next((s.player for s in room.seats if not s.spectator), None)
+    return [*events, Event("room.left", {"player": r.player, "host": room.host})]
+
+
+def _kicked(room: RoomModel, r: Kicked) -> list[Event]:
+    _require_host(room, r.by)
+    if r.player == r.by:
+        raise RuleError("room.kick_self", "You can't remove yourself; leave the room instead.")
+    return _left(room, r)
+
+
+def _presence(room: RoomModel, r: Presence) -> list[Event]:
+    seat = _seat(room, r.player)
+    if seat.online == r.online:
+        return []
+    events: list[Event] = []
+    if room.status is Status.PLAYING and not seat.spectator:
+        action = base.Return(r.player) if r.online else base.Drop(r.player)
+        room.match, events = room.game.apply(room.match, None, action, r.at)
+        _note_end(room)
+    seat.online = r.online
+    return events
+
+
+def _game_chosen(room: RoomModel, r: GameChosen) -> list[Event]:
+    _require_host(room, r.by)
+    _require_lobby(room)
+    if r.game not in room.games:
+        raise RuleError("room.unknown_game", "There is no such game.", game=r.game)
+    room.game = room.games[r.game]
+    room.settings = room.game.Settings()
+    return [Event("room.game_chosen", {"game": r.game})]
+
+
+def _settings(room: RoomModel, r: SettingsChanged) -> list[Event]:
+    _require_host(room, r.by)
+    _require_lobby(room)
+    if r.defaults:
+        room.settings = room.game.Settings()  # "restore defaults gives the seed's values"
+        return [Event("room.settings", {"defaults": True})]
+    current = msgspec.to_builtins(room.settings)
+    unknown = sorted(set(r.settings) - set(current))
+    if unknown:
+        raise RuleError("settings.unknown", "No such setting.", field=unknown[0])
+    try:
+        room.settings = msgspec.convert({**current, **r.settings}, room.game.Settings)
+    except msgspec.ValidationError as error:
+        raise RuleError("settings.invalid", str(error), detail=str(error)) from None
+    return [Event("room.settings", {"fields": sorted(r.settings)})]
+
+
+def _reordered(room: RoomModel, r: Reordered) -> list[Event]:
+    _require_host(room, r.by)
+    _require_lobby(room)
+    if sorted(r.order) != sorted(s.player for s in room.seats):
+        raise RuleError("room.bad_order", "The new order must list everyone in the room once.")
+    by_id = {s.player: s for s in room.seats}
+    room.seats = [by_id[p] for p in r.order]
+    return [Event("room.reordered", {})]
+
+
+def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
+    _require_host(room, r.by)
+    _require_lobby(room)
+    players = [Player(s.player, s.nickname) for s in room.players()]
+    room.match = room.game.start(room.settings, players, r.seed, r.at, public=room.public)
+    room.status = Status.PLAYING
+    for seat in room.players():  # the game starts with everyone here; tell it who is away
+        if not seat.online:
+            room.match, _ = room.game.apply(room.match, None, base.Drop(seat.player), r.at)
+    return [Event("room.started", {"game": room.game.NAME})]
+
+
+def _move(room: RoomModel, r: GameMove) -> list[Event]:
+    if room.status is not Status.PLAYING:
+        raise RuleError("room.no_match", "No match is being played.")
+    if r.seat is not None and room.seat(r.seat) is None:
+        raise RuleError(base.NOT_A_PLAYER, "You are not in this room.")
+    try:
+        action = msgspec.convert(r.action, room.game.Action)
+    except msgspec.ValidationError as error:
+        raise RuleError("action.malformed", str(error), detail=str(error)) from None
+    room.match, events = room.game.apply(room.match, r.seat, action, r.at)
+    _note_end(room)
+    return events
+
+
+def _rematched(room: RoomModel, r: Rematched) -> list[Event]:
+    _require_host(room, r.by)
+    if room.status is not Status.ENDED:
+        raise RuleError("room.not_ended", "A rematch starts after the match has ended.")
+    room.status = Status.LOBBY
+    room.match = None
+    for seat in room.seats:  # spectators who waited get a seat if there is room
+        if seat.spectator and len(room.players()) < room.game.MAX_PLAYERS:
+            seat.spectator = False
+    return [Event("room.rematch", {})]
+
+
+def _chatted(room: RoomModel, r: Chatted) -> list[Event]:
+    seat = _seat(room, r.player)
+    text = " ".join(r.text.split())
+    if not text:
+        raise RuleError("chat.empty", "Write something first.")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise RuleError("chat.too_long", "That message is too long.", max=CHAT_MAX_LENGTH)
+    if (
+        room.status is Status.PLAYING
+        and not seat.spectator
+        and not room.game.may_chat(room.match, r.player)
+    ):
+        raise RuleError("chat.not_now", "You can't chat right now.")
+    if room.public and any(is_profane(word) for word in text.split()):
+        raise RuleError("chat.profanity", "Please keep it friendly.")
+    room.chat.append({"player": r.player, "nickname": seat.nickname, "text": text, "at": r.at})
+    return []
+
+
+_FOLDS = {
+    Joined: _joined,
+    Renamed: _renamed,
+    Left: _left,
+    Kicked: _kicked,
+    Presence: _presence,
+    GameChosen: _game_chosen,
+    SettingsChanged: _settings,
+    Reordered: _reordered,
+    MatchStarted: _started,
+    GameMove: _move,
+    Rematched: _rematched,
+    Chatted: _chatted,
+}
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+def check_nickname(room: RoomModel, text: str, player: str) -> str:
+    """ "nicknames 1–20 characters, unique in the room, profanity-filtered in public rooms" """
+    nickname = " ".join(text.split()) if isinstance(text, str) else ""
+    if not 1 <= len(nickname) <= NICKNAME_MAX:
+        raise RuleError("nickname.length", "A nickname has 1 to 20 characters.", max=NICKNAME_MAX)
+    if any(not ch.isprintable() for ch in nickname):
+        raise RuleError("nickname.characters", "That nickname has characters we can't show.")
+    taken = {s.nickname.casefold() for s in room.seats if s.player != player}
+    if nickname.casefold() in taken:
+        raise RuleError("nickname.taken", "Someone in this room already has that nickname.")
+    if room.public and any(is_profane(word) for word in nickname.split()):
+        raise RuleError("nickname.profanity", "Please choose a friendlier nickname.")
+    return nickname
+
+
+def _seat(room: RoomModel, player: str) -> Seat:
+    seat = room.seat(player)
+    if seat is None:
+        raise RuleError("room.not_in", "You are not in this room.")
+    return seat
+
+
+def _require_host(room: RoomModel, player: str) -> None:
+    if player != room.host:
+        raise RuleError("room.host_only", "Only the host can do that.")
+
+
+def _require_lobby(room: RoomModel) -> None:
+    if room.status is not Status.LOBBY:
+        raise RuleError("room.not_in_lobby", "That can only be done in the lobby.")
+
+
+def _note_end(room: RoomModel) -> None:
+    if room.match is not None and room.game.outcome(room.match) is not None:
+        room.status = Status.ENDED
+
+
+# ---------------------------------------------------------------------------- what seats see
+
+
+def lobby_view(room: RoomModel) -> dict[str, Any]:
+    """The room as everyone in it sees it (the game's own view comes separately)."""
+    return {
+        "code": room.code,
+        "public": room.public,
+        "game": room.game.NAME,
+        "status": room.status.value,
+        "host": room.host,
+        "min_players": room.game.MIN_PLAYERS,
+        "max_players": room.game.MAX_PLAYERS,
+        "settings": msgspec.to_builtins(room.settings),
+        "seats": [
+            {
+                "id": s.player,
+                "nickname": s.nickname,
+                "spectator": s.spectator,
+                "online": s.online,
+                "host": s.player == room.host,
+            }
+            for s in room.seats
+        ],
+    }
+
+
+def game_view(room: RoomModel, player: str | None) -> dict[str, Any] | None:
+    if room.match is None:
+        return None
+    seat = room.seat(player)
+    as_seat = player if seat is not None and not seat.spectator else None
+    return room.game.view(room.match, as_seat)
+
+
+def summary(room: RoomModel, online: int) -> dict[str, Any]:
+    """A line of the public room list."""
+    return {
+        "code": room.code,
+        "game": room.game.NAME,
+        "status": room.status.value,
+        "players": len(room.players()),
+        "max_players": room.game.MAX_PLAYERS,
+        "online": online,
+        "host": next((s.nickname for s in room.seats if s.player == room.host), None),
+    }

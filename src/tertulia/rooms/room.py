@@ -1,0 +1,406 @@
+"""One live room: a single asyncio task that owns the room and does one thing at a time.
+
+Each message from a connection, each clock that runs out and each drop after its grace period
+goes through the bounded inbox. For each, in this order: build a record, fold it into the
+model (a refusal stops here and changes nothing), append it to the store, and only when the
+store says it is durable, answer the sender and push each connection its own view. A failed
+append rebuilds the room from the store, so memory never runs ahead of the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..games.base import Event, RuleError
+from ..protocol import (
+    Ack,
+    Act,
+    Chat,
+    ChatLine,
+    ChooseGame,
+    ClientMessage,
+    Error,
+    Kick,
+    LeaveRoom,
+    Notice,
+    Rematch,
+    Reorder,
+    RestoreDefaults,
+    RoomUpdate,
+    ServerMessage,
+    SetNickname,
+    StartMatch,
+    UpdateSettings,
+)
+from ..store import FinishedMatch, LogEntry, Store
+from .limits import TokenBucket
+from .model import (
+    Chatted,
+    GameChosen,
+    GameMove,
+    Joined,
+    Kicked,
+    Left,
+    MatchStarted,
+    Presence,
+    Record,
+    Rematched,
+    Renamed,
+    Reordered,
+    RoomModel,
+    SettingsChanged,
+    Status,
+    fold,
+    game_view,
+    lobby_view,
+    record_encoder,
+)
+
+log = logging.getLogger("tertulia.room")
+
+INBOX_SIZE = 256
+
+
+class Peer(Protocol):
+    """A connection as a room sees it; the server implements it."""
+
+    player: str
+    chat_bucket: TokenBucket
+
+    def send(self, message: ServerMessage) -> None:
+        """Queue a message for this connection; never blocks."""
+        ...
+
+
+@dataclass(frozen=True)
+class RoomConfig:
+    drop_grace_seconds: float = 5.0  # a closed connection counts as a drop after this
+    # Told of every message handled: its type, seconds from arrival until every seat's
+    # update was queued, and the refusal code if it was refused (metrics live elsewhere).
+    observe: Callable[[str, float, str | None], None] | None = None
+
+
+@dataclass(frozen=True)
+class _FromPeer:
+    peer: Peer
+    message: ClientMessage
+    received: float
+
+
+@dataclass(frozen=True)
+class _Attach:
+    peer: Peer
+    nickname: str
+    msg_id: int
+    done: asyncio.Future
+
+
+@dataclass(frozen=True)
+class _Detach:
+    peer: Peer
+
+
+@dataclass(frozen=True)
+class _ClockRanOut:
+    deadline: float
+
+
+@dataclass(frozen=True)
+class _GraceOver:
+    player: str
+
+
+class Room:
+    """The single writer of one room."""
+
+    def __init__(
+        self,
+        model: RoomModel,
+        store: Store,
+        seq: int,
+        config: RoomConfig = RoomConfig(),
+        clock: Callable[[], float] = time.time,
+        on_change: Callable[[Room, list[Event]], Awaitable[None]] | None = None,
+    ) -> None:
+        self.model = model
+        self.store = store
+        self.seq = seq
+        self.version = 0
+        self.config = config
+        self.clock = clock
+        self.peers: set[Peer] = set()
+        self.closed = False
+        self._on_change = on_change
+        self._inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX_SIZE)
+        self._timer: asyncio.TimerHandle | None = None
+        self._graces: dict[str, asyncio.TimerHandle] = {}
+        self._task: asyncio.Task | None = None
+
+    @property
+    def code(self) -> str:
+        return self.model.code
+
+    # ------------------------------------------------------------------ life
+
+    def start(self) -> None:
+        """Start the writer task; after a restart, give everyone their grace and resume clocks."""
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.code}")
+        for seat in self.model.seats:
+            if seat.online:
+                self._start_grace(seat.player)
+        self._schedule_clock()
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+        for handle in self._graces.values():
+            handle.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    # ------------------------------------------------------------------ the inbox
+
+    def submit(self, peer: Peer, message: ClientMessage) -> None:
+        """Queue a message from ``peer``; a full inbox answers "busy" at once."""
+        self._put(_FromPeer(peer, message, time.perf_counter()), peer, message.id)
+
+    async def attach(self, peer: Peer, nickname: str, msg_id: int) -> None:
+        """Seat ``peer`` (join, or resume the seat its player has). Raises ``RuleError``."""
+        done = asyncio.get_running_loop().create_future()
+        self._put(_Attach(peer, nickname, msg_id, done), peer, msg_id)
+        await done
+
+    def detach(self, peer: Peer) -> None:
+        """The connection left the room (closed, or went to another room): not a leave."""
+        self._put(_Detach(peer), None, None)
+
+    def _put(self, item: Any, peer: Peer | None, msg_id: int | None) -> None:
+        try:
+            self._inbox.put_nowait(item)
+        except asyncio.QueueFull:
+            if isinstance(item, _Attach):
+                item.done.set_exception(RuleError("room.busy", "The room is busy; try again."))
+            elif peer is not None:
+                peer.send(Error(msg_id, "room.busy", "The room is busy; try again."))
+
+    async def _run(self) -> None:
+        while True:
+            item = await self._inbox.get()
+            try:
+                await self._handle(item)
+            except Exception:  # our bug: log it, answer plainly, keep the room alive
+                log.exception("room %s failed on %s", self.code, type(item).__name__)
+                if isinstance(item, _FromPeer):
+                    item.peer.send(Error(item.message.id, "server.error", "Something went wrong."))
+                elif isinstance(item, _Attach) and not item.done.done():
+                    item.done.set_exception(RuleError("server.error", "Something went wrong."))
+
+    async def _handle(self, item: Any) -> None:
+        if isinstance(item, _FromPeer):
+            await self._from_peer(item)
+        elif isinstance(item, _Attach):
+            await self._attach(item)
+        elif isinstance(item, _Detach):
+            self.peers.discard(item.peer)
+            if not any(p.player == item.peer.player for p in self.peers):
+                self._start_grace(item.peer.player)
+        elif isinstance(item, _ClockRanOut):
+            if self.model.match is not None and self._deadline() == item.deadline:
+                at = max(self.clock(), item.deadline)
+                await self._commit(GameMove(at=at, seat=None, action={"type": "timeout"}))
+        elif isinstance(item, _GraceOver):
+            seat = self.model.seat(item.player)
+            if seat is not None and seat.online and not self._connected(item.player):
+                await self._commit(Presence(at=self.clock(), player=item.player, online=False))
+
+    # ------------------------------------------------------------------ messages
+
+    async def _attach(self, item: _Attach) -> None:
+        peer = item.peer
+        try:
+            seat = self.model.seat(peer.player)
+            if seat is None:
+                await self._commit(
+                    Joined(at=self.clock(), player=peer.player, nickname=item.nickname)
+                )
+            elif not seat.online:
+                await self._commit(Presence(at=self.clock(), player=peer.player, online=True))
+        except RuleError as error:
+            item.done.set_exception(error)
+            return
+        self._cancel_grace(peer.player)
+        self.peers.add(peer)
+        # The picture first, then the ack: when a request resolves, its result is on screen.
+        peer.send(self._update_for(peer, [], with_chat=True))
+        peer.send(Ack(item.msg_id, {"room": self.code}))
+        item.done.set_result(None)
+
+    async def _from_peer(self, item: _FromPeer) -> None:
+        peer, message = item.peer, item.message
+        refused: str | None = None
+        try:
+            record = self._record_for(peer, message)
+            await self._commit(record, answer=(peer, message.id))
+        except RuleError as error:
+            refused = error.code
+            peer.send(Error(message.id, error.code, error.message, error.params))
+        if self.config.observe is not None:
+            kind = type(message).__struct_config__.tag
+            self.config.observe(str(kind), time.perf_counter() - item.received, refused)
+
+    def _record_for(self, peer: Peer, message: ClientMessage) -> Record:
+        """The log record a client message asks for (checks come when it is folded)."""
+        at, who = self.clock(), peer.player
+        match message:
+            case Act(action=action):
+                return GameMove(at=at, seat=who, action=action)
+            case Chat(text=text):
+                if not peer.chat_bucket.take():
+                    raise RuleError("chat.too_fast", "Slow down a little.")
+                return Chatted(at=at, player=who, text=text)
+            case SetNickname(nickname=nickname):
+                return Renamed(at=at, player=who, nickname=nickname)
+            case LeaveRoom():
+                return Left(at=at, player=who)
+            case ChooseGame(game=game):
+                return GameChosen(at=at, by=who, game=game)
+            case UpdateSettings(settings=settings):
+                return SettingsChanged(at=at, by=who, settings=settings)
+            case RestoreDefaults():
+                return SettingsChanged(at=at, by=who, settings={}, defaults=True)
+            case Reorder(order=order):
+                return Reordered(at=at, by=who, order=order)
+            case Kick(player=player):
+                return Kicked(at=at, by=who, player=player)
+            case StartMatch():
+                return MatchStarted(at=at, by=who, seed=secrets.randbits(63))
+            case Rematch():
+                return Rematched(at=at, by=who)
+        raise RuleError("message.not_for_room", "That message is not for a room.")
+
+    async def _commit(self, record: Record, answer: tuple[Peer, int] | None = None) -> None:
+        """Fold, persist, then tell: the one path every change takes."""
+        was = self.model.status
+        events = fold(self.model, record)  # raises RuleError: nothing changed
+        try:
+            await self.store.append(
+                self.code, LogEntry(self.seq + 1, record.at, record_encoder.encode(record))
+            )
+        except Exception:
+            log.exception("room %s: append failed; rebuilding from the store", self.code)
+            await self._rebuild()
+            raise RuleError("server.store", "Your move could not be saved; try again.") from None
+        self.seq += 1
+        self.version += 1
+        self._broadcast(record, events)
+        if answer is not None:
+            answer[0].send(Ack(answer[1]))
+        self._after_change(record, was)
+        if self._on_change is not None:
+            await self._on_change(self, events)
+
+    def _broadcast(self, record: Record, events: list[Event]) -> None:
+        wire_events = [{"kind": e.kind, **e.data} for e in events]
+        if isinstance(record, Chatted):
+            line = ChatLine(self.model.chat[-1])
+            for peer in self.peers:
+                peer.send(line)
+            return
+        for peer in list(self.peers):
+            peer.send(self._update_for(peer, wire_events))
+        if isinstance(record, (Left, Kicked)):
+            for peer in [p for p in self.peers if p.player == record.player]:
+                self.peers.discard(peer)
+                if isinstance(record, Kicked):
+                    peer.send(Notice("room.kicked", "The host removed you from the room."))
+
+    def _after_change(self, record: Record, was: Status) -> None:
+        self._schedule_clock()
+        if was is Status.PLAYING and self.model.status is Status.ENDED:
+            asyncio.get_running_loop().create_task(self._keep_finished_match(record.at))
+
+    async def _keep_finished_match(self, at: float) -> None:
+        outcome = self.model.game.outcome(self.model.match)
+        players = [
+            {
+                "id": p.seat,
+                "name": p.nickname,
+                "score": p.score,
+                "place": p.place,
+                "winner": p.winner,
+            }
+            for p in outcome.ranking
+        ]
+        match = FinishedMatch(
+            room=self.code,
+            game=self.model.game.NAME,
+            ended_at=at,
+            players=players,
+            extra={"reason": outcome.reason},
+        )
+        try:
+            await self.store.record_finished_match(match)
+        except Exception:
+            log.exception("room %s: could not keep the finished match", self.code)
+
+    def _update_for(self, peer: Peer, events: list[dict], with_chat: bool = False) -> RoomUpdate:
+        return RoomUpdate(
+            version=self.version,
+            room=lobby_view(self.model) | {"online": self._online_players()},
+            view=game_view(self.model, peer.player),
+            events=events,
+            chat=list(self.model.chat) if with_chat else None,
+        )
+
+    def _online_players(self) -> list[str]:
+        return sorted({p.player for p in self.peers})
+
+    async def _rebuild(self) -> None:
+        from .replay import rebuild  # late import: replay imports this module's neighbours
+
+        model, seq = await rebuild(self.store, self.code, self.model.games)
+        if model is not None:
+            self.model, self.seq = model, seq
+
+    # ------------------------------------------------------------------ clocks and graces
+
+    def _deadline(self) -> float | None:
+        if self.model.match is None or self.model.status is not Status.PLAYING:
+            return None
+        return self.model.game.deadline(self.model.match)
+
+    def _schedule_clock(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self._deadline()
+        if deadline is None or self.closed:
+            return
+        delay = max(0.0, deadline - self.clock())
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay, self._put, _ClockRanOut(deadline), None, None)
+
+    def _start_grace(self, player: str) -> None:
+        self._cancel_grace(player)
+        loop = asyncio.get_running_loop()
+        self._graces[player] = loop.call_later(
+            self.config.drop_grace_seconds, self._put, _GraceOver(player), None, None
+        )
+
+    def _cancel_grace(self, player: str) -> None:
+        handle = self._graces.pop(player, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _connected(self, player: str) -> bool:
+        return any(p.player == player for p in self.peers)

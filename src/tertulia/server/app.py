@@ -1,0 +1,178 @@
+"""The Starlette application: pages, static files, the WebSocket, health and metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import ModuleType
+from urllib.parse import urlsplit
+
+import msgspec
+import segno
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..games import GAMES
+from ..games.base import settings_schema
+from ..rooms.codes import normalize_code
+from ..rooms.identity import Identity
+from ..rooms.manager import ManagerConfig, RoomManager
+from ..rooms.room import RoomConfig
+from ..store import SQLiteStore
+from .config import Config
+from .metrics import Metrics
+from .session import Session
+
+log = logging.getLogger("tertulia.server")
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+class Tertulia:
+    """What the app needs while it runs, built at start-up and closed at shutdown."""
+
+    def __init__(self, config: Config, games: dict[str, ModuleType]) -> None:
+        self.config = config
+        self.games = games
+        self.identity = Identity.from_file(config.key_path)
+        self.store = SQLiteStore(config.db_path)
+        self.metrics = Metrics(lambda: len(self.manager.rooms))
+        room_config = RoomConfig(
+            drop_grace_seconds=config.drop_grace_seconds, observe=self.metrics.observe
+        )
+        self.manager = RoomManager(
+            self.store,
+            games,
+            ManagerConfig(idle_seconds=config.idle_minutes * 60, room=room_config),
+        )
+        self.sessions: set[Session] = set()
+
+    async def start(self) -> None:
+        restored = await self.manager.start()
+        log.info(
+            "listening", extra={"fields": {"url": self.config.base_url, "restored_rooms": restored}}
+        )
+
+    async def stop(self) -> None:
+        await self.manager.shutdown()
+        await self.store.close()
+
+
+def create_app(config: Config, games: dict[str, ModuleType] | None = None) -> Starlette:
+    state = Tertulia(config, GAMES if games is None else games)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await state.start()
+        try:
+            yield
+        finally:
+            await state.stop()
+
+    async def page(request: Request) -> Response:
+        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def qr(request: Request) -> Response:
+        code = normalize_code(request.path_params["code"])
+        if code is None:
+            return JSONResponse({"error": "room.unknown"}, status_code=404)
+        svg = segno.make(f"{config.base_url}/r/{code}", error="m").svg_inline(scale=6, border=2)
+        return Response(svg, media_type="image/svg+xml")
+
+    async def games_info(request: Request) -> Response:
+        return JSONResponse(
+            [
+                {
+                    "name": name,
+                    "min_players": game.MIN_PLAYERS,
+                    "max_players": game.MAX_PLAYERS,
+                    "settings_schema": settings_schema(game.Settings),
+                    "defaults": msgspec.to_builtins(game.Settings()),
+                }
+                for name, game in state.games.items()
+            ]
+        )
+
+    async def rooms_info(request: Request) -> Response:
+        recent = await state.manager.recent_matches()
+        return JSONResponse({"rooms": state.manager.public_rooms(), "recent": recent})
+
+    async def health(request: Request) -> Response:
+        return JSONResponse(
+            {"status": "ok", "rooms": len(state.manager.rooms), "connections": len(state.sessions)}
+        )
+
+    async def metrics(request: Request) -> Response:
+        return Response(state.metrics.render(), media_type="text/plain; version=0.0.4")
+
+    async def websocket(websocket: WebSocket) -> None:
+        if not _origin_allowed(websocket, config):
+            await websocket.close(code=1008)
+            return
+        await websocket.accept()
+        session = Session(state.manager, state.identity, state.metrics, config.max_frame_bytes)
+        state.sessions.add(session)
+        state.metrics.connections.inc()
+        writer = asyncio.get_running_loop().create_task(_write(websocket, session))
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                frame = message.get("text") or message.get("bytes") or b""
+                await session.handle_frame(frame)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            session.closed()
+            writer.cancel()
+            state.sessions.discard(session)
+            state.metrics.connections.dec()
+
+    routes = [
+        Route("/", page),
+        Route("/r/{code}", page),
+        Route("/r/{code}/qr.svg", qr),
+        Route("/api/games", games_info),
+        Route("/api/rooms", rooms_info),
+        Route("/healthz", health),
+        Route("/metrics", metrics),
+        WebSocketRoute("/ws", websocket),
+        Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.tertulia = state
+    return app
+
+
+async def _write(websocket: WebSocket, session: Session) -> None:
+    """Send the session's outbox in order; close a client that fell too far behind."""
+    try:
+        while True:
+            data = await session.outbox.get()
+            if session.overflowed:
+                await websocket.close(code=1013)
+                return
+            await websocket.send_text(data.decode())
+    except Exception:  # the socket is gone; the reader notices and cleans up
+        return
+
+
+def _origin_allowed(websocket: WebSocket, config: Config) -> bool:
+    """Browsers send Origin: it must be this server. Other clients send none."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in config.allowed_origins:
+        return True
+    origin_host = urlsplit(origin).netloc
+    if origin_host and origin_host == websocket.headers.get("host"):
+        return True
+    return config.public_url is not None and origin_host == urlsplit(config.public_url).netloc

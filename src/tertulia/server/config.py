@@ -1,0 +1,54 @@
+"""Server settings, from flags or environment variables (flags win)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATA_DIR = Path("data")
+
+
+@dataclass(frozen=True)
+class Config:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    db_path: Path = DEFAULT_DATA_DIR / "tertulia.sqlite3"
+    public_url: str | None = None  # how players reach us, e.g. https://play.example.org
+    idle_minutes: float = 30.0
+    drop_grace_seconds: float = 5.0
+    max_frame_bytes: int = 64 * 1024
+    allowed_origins: tuple[str, ...] = ()
+    log_json: bool = True
+
+    @property
+    def key_path(self) -> Path:
+        """The identity key lives beside the database: keep (and back up) them together."""
+        return self.db_path.with_name(self.db_path.name + ".key")
+
+    @property
+    def base_url(self) -> str:
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Config:
+        env = dict(os.environ if env is None else env)
+        values: dict[str, object] = {}
+        if "TERTULIA_HOST" in env:
+            values["host"] = env["TERTULIA_HOST"]
+        if "TERTULIA_PORT" in env:
+            values["port"] = int(env["TERTULIA_PORT"])
+        if "TERTULIA_DB" in env:
+            values["db_path"] = Path(env["TERTULIA_DB"])
+        if "TERTULIA_PUBLIC_URL" in env:
+            values["public_url"] = env["TERTULIA_PUBLIC_URL"]
+        if "TERTULIA_IDLE_MINUTES" in env:
+            values["idle_minutes"] = float(env["TERTULIA_IDLE_MINUTES"])
+        if "TERTULIA_DROP_GRACE" in env:
+            values["drop_grace_seconds"] = float(env["TERTULIA_DROP_GRACE"])
+        if "TERTULIA_ALLOWED_ORIGINS" in env:
+            values["allowed_origins"] = tuple(env["TERTULIA_ALLOWED_ORIGINS"].split())
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        if isinstance(values.get("db_path"), str):
+            values["db_path"] = Path(values["db_path"])
+        return cls(**values)  # type: ignore[arg-type]

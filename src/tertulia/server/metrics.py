@@ -1,0 +1,47 @@
+"""Prometheus metrics for one app (its own registry, so tests can run several apps)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Metrics:
+    def __init__(self, count_rooms: Callable[[], int]) -> None:
+        self.registry = CollectorRegistry()
+        self.rooms = Gauge("tertulia_rooms", "Live rooms", registry=self.registry)
+        self.rooms.set_function(count_rooms)
+        self.connections = Gauge(
+            "tertulia_connections", "Open WebSocket connections", registry=self.registry
+        )
+        self.messages = Counter(
+            "tertulia_messages_total",
+            "Client messages handled, by type",
+            ["type"],
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "tertulia_errors_total",
+            "Client messages refused, by code",
+            ["code"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "tertulia_action_seconds",
+            "From a room message's arrival to every seat's update being queued",
+            ["type"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+
+    def observe(self, kind: str, seconds: float, error: str | None) -> None:
+        """Called by rooms after each message (the rooms layer knows nothing of Prometheus)."""
+        self.latency.labels(kind).observe(seconds)
+        if error is not None:
+            self.errors.labels(error).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

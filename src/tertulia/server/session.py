@@ -1,0 +1,163 @@
+"""One WebSocket connection: who it is, which room it is in, and the answer to every frame.
+
+Each request is a ladder of early returns; a rule refusal becomes an ``error`` message in
+exactly one place (``_refuse``), and anything unexpected is logged and answered with a plain
+``server.error`` — never a stack trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import msgspec
+
+from .. import protocol as p
+from ..games.base import RuleError
+from ..rooms.codes import normalize_code
+from ..rooms.identity import Identity
+from ..rooms.limits import TokenBucket
+from ..rooms.manager import RoomManager
+from ..rooms.room import Room
+from .metrics import Metrics
+
+log = logging.getLogger("tertulia.session")
+
+OUTBOX_SIZE = 512  # a client this far behind is too slow to keep; it will reconnect
+_ROOM_MESSAGES = (
+    p.Act,
+    p.Chat,
+    p.SetNickname,
+    p.LeaveRoom,
+    p.ChooseGame,
+    p.UpdateSettings,
+    p.RestoreDefaults,
+    p.Reorder,
+    p.Kick,
+    p.StartMatch,
+    p.Rematch,
+)
+
+
+class Session:
+    """Implements ``rooms.room.Peer`` for one connection."""
+
+    def __init__(
+        self, manager: RoomManager, identity: Identity, metrics: Metrics, max_frame: int
+    ) -> None:
+        self.manager = manager
+        self.identity = identity
+        self.metrics = metrics
+        self.max_frame = max_frame
+        self.player = ""
+        self.room: Room | None = None
+        self.outbox: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTBOX_SIZE)
+        self.requests = TokenBucket(capacity=30, rate=15)  # any message
+        self.chat_bucket = TokenBucket(capacity=5, rate=0.5)  # chat lines
+        self.overflowed = False
+
+    # ------------------------------------------------------------------ Peer
+
+    def send(self, message: p.ServerMessage) -> None:
+        if self.overflowed:
+            return
+        try:
+            self.outbox.put_nowait(p.encode(message))
+        except asyncio.QueueFull:
+            self.overflowed = True  # the writer closes the socket; the client reconnects
+
+    # ------------------------------------------------------------------ frames
+
+    async def handle_frame(self, frame: str | bytes) -> None:
+        limit = self._frame_limit()
+        if len(frame) > limit:
+            too_large = RuleError("frame.too_large", "That message is too large.", max=limit)
+            self._refuse(None, too_large)
+            return
+        try:
+            message = p.decode(frame)
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            self._refuse(_guess_id(frame), RuleError("message.malformed", str(error)))
+            return
+        self.metrics.messages.labels(type(message).__struct_config__.tag).inc()
+        if not self.requests.take():
+            self._refuse(message.id, RuleError("rate.limited", "Too many messages; slow down."))
+            return
+        try:
+            await self._dispatch(message)
+        except RuleError as error:
+            self._refuse(message.id, error)
+        except Exception:
+            log.exception("failed on %s", type(message).__name__)
+            self._refuse(message.id, RuleError("server.error", "Something went wrong."))
+
+    async def _dispatch(self, message: p.ClientMessage) -> None:
+        if isinstance(message, p.Hello):
+            self._hello(message)
+            return
+        if not self.player:
+            raise RuleError("session.hello_first", "Say hello first.")
+        if isinstance(message, _ROOM_MESSAGES):
+            if self.room is None or self.room.closed:
+                raise RuleError("room.not_in", "You are not in a room.")
+            self.room.submit(self, message)
+        elif isinstance(message, p.CreateRoom):
+            room = await self.manager.create(message.game, message.public)
+            await self._enter(room, message.nickname, message.id)
+        elif isinstance(message, p.JoinRoom):
+            code = normalize_code(message.code)
+            room = self.manager.get(code) if code is not None else None
+            if room is None:
+                raise RuleError(
+                    "room.unknown", "There is no room with that code.", code=message.code
+                )
+            await self._enter(room, message.nickname, message.id)
+        elif isinstance(message, p.ListRooms):
+            recent = await self.manager.recent_matches()
+            self.send(p.RoomList(self.manager.public_rooms(), recent))
+            self.send(p.Ack(message.id))
+        elif isinstance(message, p.Ping):
+            self.send(p.Ack(message.id, {"now": time.time()}))
+
+    def _hello(self, message: p.Hello) -> None:
+        token = message.token if Identity.is_token(message.token) else Identity.new_token()
+        player = self.identity.player_id(token)
+        if self.player and player != self.player:
+            raise RuleError("session.identity_changed", "This connection already said hello.")
+        self.player = player
+        self.send(p.Welcome(player=player, token=token, now=time.time()))
+        self.send(p.Ack(message.id))
+
+    async def _enter(self, room: Room, nickname: str, msg_id: int) -> None:
+        """Move this connection to ``room`` (the seat in the previous room stays)."""
+        if self.room is not None and self.room is not room:
+            self.room.detach(self)
+            self.room = None
+        await room.attach(self, nickname, msg_id)
+        self.room = room
+
+    def _frame_limit(self) -> int:
+        """64 KiB by default; a game may ask for more (drawings) in its rooms."""
+        game = self.room.model.game if self.room is not None else None
+        return max(self.max_frame, getattr(game, "MAX_FRAME_BYTES", 0))
+
+    def _refuse(self, msg_id: int | None, error: RuleError) -> None:
+        self.metrics.errors.labels(error.code).inc()
+        self.send(p.Error(msg_id, error.code, error.message, error.params))
+
+    def closed(self) -> None:
+        if self.room is not None:
+            self.room.detach(self)
+            self.room = None
+
+
+def _guess_id(frame: str | bytes) -> int | None:
+    """The id of a message we could not decode, so the client can match the error to it."""
+    try:
+        raw: Any = msgspec.json.decode(frame)
+    except msgspec.DecodeError:
+        return None
+    value = raw.get("id") if isinstance(raw, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -1,0 +1,154 @@
+"""Real servers for tests: in a thread of this process, or as a subprocess that can be killed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import uvicorn
+
+from tertulia.games import GAMES
+from tertulia.server.app import create_app
+from tertulia.server.config import Config
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(base: str, timeout: float = 15.0) -> None:
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.05)
+
+
+class ThreadServer:
+    """uvicorn in a background thread, with its own event loop."""
+
+    def __init__(self, db: Path, games: dict[str, ModuleType] | None = None, **config) -> None:
+        self.port = free_port()
+        self.config = Config(port=self.port, db_path=db, log_json=False, **config)
+        self.app = create_app(self.config, games)
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                self.app,
+                host="127.0.0.1",
+                port=self.port,
+                log_level="warning",
+                lifespan="on",
+                ws_max_size=1 << 20,
+            )
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def state(self):
+        return self.app.state.tertulia
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        wait_healthy(self.base)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@contextlib.contextmanager
+def subprocess_server(db: Path, port: int | None = None, *extra: str) -> Iterator[ProcessServer]:
+    server = ProcessServer(db, port or free_port(), *extra)
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+class ProcessServer:
+    """``python -m tertulia serve`` as a child process: the real thing, killable."""
+
+    def __init__(self, db: Path, port: int, *extra: str) -> None:
+        self.db, self.port, self.extra = db, port, extra
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> ProcessServer:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tertulia",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                str(self.db),
+                "--drop-grace",
+                "1",
+                *self.extra,
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        wait_healthy(self.base)
+        return self
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def games_with_tiny() -> dict[str, ModuleType]:
+    import tiny_game
+
+    return {**GAMES, tiny_game.NAME: tiny_game}
+
+
+def run(coro):
+    return asyncio.run(coro)
