@@ -222,7 +222,7 @@ def test_nicknames_1_to_20_characters_unique_in_the_room(server, nickname, code)
 
 def test_public_rooms_are_listed_with_game_players_and_status(server):
     async def go():
-        ana, bo, code = await _pair(server, public=True)
+        ana, _bo, code = await _pair(server, public=True)
         await Client.connect(server.ws)  # someone else looks at the home page
         await ana.create_room("tiny", "Ana", public=False)  # a private room is never listed
         with urllib.request.urlopen(f"{server.base}/api/rooms") as response:

@@ -92,10 +92,9 @@ def apply(state: State, seat: str | None, action: base.Action, now: float):
         raise RuleError("seat.no_joining", "No joining mid-match.")
     elif isinstance(action, (base.Drop, base.Return)):
         new.online[action.player] = isinstance(action, base.Return)
-    elif isinstance(action, base.Leave):
-        if action.player in new.players and new.winner is None:
-            new.winner = next(p for p in new.players if p != action.player)
-            _finish(new, events)
+    elif isinstance(action, base.Leave) and action.player in new.players and new.winner is None:
+        new.winner = next(p for p in new.players if p != action.player)
+        _finish(new, events)
     return new, events
 
 

@@ -219,8 +219,20 @@ def clone(state: S) -> S:
 
 
 def settings_schema(settings_type: type[msgspec.Struct]) -> dict[str, Any]:
-    """The JSON Schema the lobby builds its settings form from."""
-    return msgspec.json.schema(settings_type)
+    """The JSON Schema the lobby builds its settings form from.
+
+    Choices (enums) are written into each field (``enum`` beside ``x-label``) instead of
+    behind a ``$ref``, so the browser reads one flat object per field.
+    """
+    schema = msgspec.json.schema(settings_type)
+    defs = schema.get("$defs", {})
+    for field in defs.get(settings_type.__name__, {}).get("properties", {}).values():
+        ref = field.pop("$ref", None)
+        if ref is not None:
+            field.update(
+                {k: v for k, v in defs[ref.rsplit("/", 1)[-1]].items() if k in ("enum", "type")}
+            )
+    return schema
 
 
 def setting(

@@ -287,6 +287,9 @@ def _move(room: RoomModel, r: GameMove) -> list[Event]:
         action = msgspec.convert(r.action, room.game.Action)
     except msgspec.ValidationError as error:
         raise RuleError("action.malformed", str(error), detail=str(error)) from None
+    if r.seat is not None and isinstance(action, base.SYSTEM_ACTIONS):
+        # Timeouts, joins, drops and leaves come from the room alone, whatever the game says.
+        raise RuleError(base.ROOM_ONLY, "Only the room may send this action.")
     room.match, events = room.game.apply(room.match, r.seat, action, r.at)
     _note_end(room)
     return events

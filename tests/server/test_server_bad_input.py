@@ -1,0 +1,155 @@
+"""Bad input over a real socket: a stable code and a human sentence, the room untouched,
+the connection kept."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import websockets
+from server_harness import run
+
+from tertulia.client import Client, ClientError
+
+
+async def _in_room(server):
+    ana = await Client.connect(server.ws)
+    bo = await Client.connect(server.ws)
+    code = await ana.create_room("tiny", "Ana")
+    await bo.join_room(code, "Bo")
+    await ana.request("start_match")
+    await ana.wait_for(lambda p: p["view"] is not None and len(p["room"]["seats"]) == 2)
+    return ana, bo
+
+
+async def _raw_error(client: Client, frame) -> dict:
+    before = len(client.notices)
+    await client.send_raw(frame)
+    await client.request("ping")  # the answer to the bad frame came before this one
+    assert len(client.notices) == before + 1
+    return client.notices[-1]
+
+
+@pytest.mark.parametrize(
+    ("frame", "code", "re"),
+    [
+        ("this is not json", "message.malformed", None),
+        ('{"type": "dance", "id": 5}', "message.malformed", 5),
+        ('{"type": "chat", "id": 6, "text": 42}', "message.malformed", 6),
+        ('{"type": "chat", "id": "seven", "text": "hi"}', "message.malformed", None),
+        ('{"type": "chat", "text": "no id"}', "message.malformed", None),
+        ("[1, 2, 3]", "message.malformed", None),
+    ],
+)
+def test_malformed_messages_get_an_error_and_the_connection_stays(server, frame, code, re):
+    async def go():
+        ana, _ = await _in_room(server)
+        version = ana.latest["version"]
+        error = await _raw_error(ana, frame)
+        assert error["code"] == code and error["re"] == re and error["message"]
+        assert ana.latest["version"] == version  # nothing changed
+        await ana.request("list_rooms")  # and the connection works
+
+    run(go())
+
+
+def test_oversized_frames_are_refused(server):
+    async def go():
+        ana, _ = await _in_room(server)
+        big = json.dumps({"type": "chat", "id": 9, "text": "x" * (70 * 1024)})
+        error = await _raw_error(ana, big)
+        assert error["code"] == "frame.too_large" and error["params"]["max"] == 64 * 1024
+
+    run(go())
+
+
+def test_a_game_action_that_is_not_the_games_is_refused(server):
+    async def go():
+        ana, bo = await _in_room(server)
+        version = ana.latest["version"]
+        for action, code in [
+            ({"type": "fly"}, "action.malformed"),
+            ({"type": "add", "amount": "two"}, "action.malformed"),
+            ({"type": "add", "amount": 7}, None),
+        ]:
+            player = ana if ana.latest["view"]["turn"] == ana.player else bo
+            with pytest.raises(ClientError) as error:
+                await player.act(action)
+            assert error.value.code == (code or "tiny.amount")
+        await ana.request("ping")
+        assert ana.latest["version"] == version
+
+    run(go())
+
+
+def test_out_of_turn_is_refused_and_changes_nothing(server):
+    async def go():
+        ana, bo = await _in_room(server)
+        waiting = bo if ana.latest["view"]["turn"] == ana.player else ana
+        version = ana.latest["version"]
+        with pytest.raises(ClientError) as error:
+            await waiting.act({"type": "add", "amount": 1})
+        assert error.value.code == "action.not_your_turn"
+        assert ana.latest["version"] == version
+
+    run(go())
+
+
+def test_actions_for_a_room_you_are_not_in(server):
+    async def go():
+        await _in_room(server)
+        async with await Client.connect(server.ws) as stranger:
+            for kind, fields in [
+                ("act", {"action": {"type": "add", "amount": 1}}),
+                ("chat", {"text": "hi"}),
+                ("start_match", {}),
+            ]:
+                with pytest.raises(ClientError) as error:
+                    await stranger.request(kind, **fields)
+                assert error.value.code == "room.not_in"
+
+    run(go())
+
+
+def test_a_room_action_as_a_system_action_is_refused(server):
+    """A player cannot send the room's own actions (a timeout, a leave for someone else)."""
+
+    async def go():
+        ana, bo = await _in_room(server)
+        with pytest.raises(ClientError) as error:
+            await ana.act({"type": "leave", "player": bo.player})
+        assert error.value.code == "action.room_only"
+
+    run(go())
+
+
+def test_anything_before_hello_is_refused(server):
+    async def go():
+        async with websockets.connect(server.ws) as socket:
+            await socket.send('{"type": "list_rooms", "id": 1}')
+            answer = json.loads(await socket.recv())
+            assert answer["code"] == "session.hello_first" and answer["re"] == 1
+
+    run(go())
+
+
+def test_a_foreign_origin_is_turned_away(server):
+    async def go():
+        with pytest.raises(websockets.InvalidStatus):
+            await Client.connect(server.ws, origin="https://evil.example")
+        ok = await Client.connect(server.ws, origin=server.base)
+        await ok.close()
+
+    run(go())
+
+
+def test_no_stack_trace_ever_reaches_a_client(server):
+    async def go():
+        async with await Client.connect(server.ws, keep_frames=True) as ana:
+            for frame in ["{", '{"type":"act","id":1,"action":{"type":"add"}}', "\x00" * 10]:
+                await ana.send_raw(frame)
+            await ana.request("ping")
+            blob = b"".join(ana.frames)
+            assert b"Traceback" not in blob and b'File "' not in blob
+
+    run(go())

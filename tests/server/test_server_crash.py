@@ -1,0 +1,90 @@
+"""Crash: SIGKILL the server mid-match, start it again: "every acknowledged action is there,
+clients resume, timers continue"."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server_harness import run, subprocess_server
+
+from tertulia.client import Client
+
+
+async def _connect_all(ws: str, tokens: list[str], code: str) -> list[Client]:
+    clients = [await Client.connect(ws, token=token) for token in tokens]
+    for client in clients:
+        await client.join_room(code, "again")
+    return clients
+
+
+def test_sigkill_mid_match_loses_nothing_acknowledged(tmp_path):
+    db = tmp_path / "crash.sqlite3"
+    with subprocess_server(db) as first:
+        port = first.port
+
+        async def before() -> tuple[list[str], str, dict]:
+            clients = [await Client.connect(first.ws) for _ in range(3)]
+            code = await clients[0].create_room("pitacor", "Ana")
+            for client, name in zip(clients[1:], ["Bo", "Cy"], strict=True):
+                await client.join_room(code, name)
+            await clients[0].request("update_settings", settings={"guess_seconds": 4})
+            await clients[0].say("good luck")
+            await clients[0].request("start_match")
+            by_id = {c.player: c for c in clients}
+            giver = by_id[(await clients[0].wait_for(lambda p: p["view"]))["view"]["giver"]]
+            await giver.act({"type": "choose_target", "index": 2})
+            await giver.act({"type": "give_clue", "text": "ocean"})
+            guesser = by_id[giver.view["guessers"][0]]
+            await guesser.act({"type": "select_cell", "cell": "A1"})
+            await guesser.act({"type": "confirm"})  # acknowledged: must survive
+            other = by_id[giver.view["guessers"][1]]
+            await other.act({"type": "select_cell", "cell": "P30"})  # selected, not confirmed
+            seen = giver.view
+            return [c.token for c in clients], code, seen
+
+        tokens, code, seen = run(before())
+        first.kill()
+
+    with subprocess_server(db, port) as second:
+
+        async def after() -> None:
+            clients = await _connect_all(second.ws, tokens, code)
+            view = clients[0].view
+            assert view["phase"] == "guess1" and view["clues"] == ["ocean"]
+            assert [(m["cell"]) for m in view["markers"]] == ["A1"]
+            assert view["deadline"] == seen["deadline"]  # the same clock, on the server's time
+            assert [line["text"] for line in clients[0].chat] == ["good luck"]
+            giver = next(c for c in clients if c.player == view["giver"])
+            assert giver.view["target"] == seen["target"]
+            # The guess clock runs out after the restart: the unconfirmed P30 is forced in.
+            push = await giver.wait_for(lambda p: p["view"]["phase"] == "clue2", timeout=15)
+            assert sorted(m["cell"] for m in push["view"]["markers"]) == ["A1", "P30"]
+            for client in clients:
+                await client.close()
+
+        run(after())
+
+
+def test_a_clean_stop_and_start_resumes_rooms_too(tmp_path):
+    db = tmp_path / "restart.sqlite3"
+    with subprocess_server(db) as first:
+        port = first.port
+
+        async def before():
+            ana = await Client.connect(first.ws)
+            code = await ana.create_room("pitacor", "Ana")
+            await ana.request("update_settings", settings={"goal": 40})
+            return ana.token, code
+
+        token, code = run(before())
+    with subprocess_server(db, port) as second:
+
+        async def after():
+            ana = await Client.connect(second.ws, token=token)
+            await ana.join_room(code, "Ana")
+            assert ana.latest["room"]["settings"]["goal"] == 40
+            assert ana.latest["room"]["host"] == ana.player
+            await asyncio.sleep(0)
+            await ana.close()
+
+        run(after())

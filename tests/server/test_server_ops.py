@@ -1,0 +1,80 @@
+"""Operations: health, metrics, the games API, pages, QR codes, and the command line."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import urllib.request
+
+from server_harness import run, subprocess_server
+
+from tertulia.client import Client, ClientError
+
+
+def _get(url: str) -> tuple[int, str, bytes]:
+    with urllib.request.urlopen(url) as response:
+        return response.status, response.headers.get("content-type", ""), response.read()
+
+
+def test_healthz_counts_rooms_and_connections(server):
+    async def go():
+        async with await Client.connect(server.ws) as ana:
+            await ana.create_room("tiny", "Ana")
+            status, _, body = _get(f"{server.base}/healthz")
+            assert status == 200
+            assert json.loads(body) == {"status": "ok", "rooms": 1, "connections": 1}
+
+    run(go())
+
+
+def test_metrics_in_prometheus_format(server):
+    async def go():
+        async with await Client.connect(server.ws) as ana:
+            await ana.create_room("tiny", "Ana")
+            await ana.say("hi")
+            with contextlib.suppress(ClientError):
+                await ana.request("update_settings", settings={"target": 999})  # refused
+            _, kind, body = _get(f"{server.base}/metrics")
+        text = body.decode()
+        assert kind.startswith("text/plain")
+        assert "tertulia_rooms 1.0" in text
+        assert 'tertulia_messages_total{type="chat"} 1.0' in text
+        assert 'tertulia_errors_total{code="settings.invalid"} 1.0' in text
+        assert 'tertulia_action_seconds_count{type="chat"} 1.0' in text
+        assert "tertulia_connections" in text
+
+    run(go())
+
+
+def test_games_api_gives_each_games_settings_schema(server):
+    _, _, body = _get(f"{server.base}/api/games")
+    games = {g["name"]: g for g in json.loads(body)}
+    pitacor = games["pitacor"]
+    assert (pitacor["min_players"], pitacor["max_players"]) == (3, 10)
+    assert pitacor["defaults"]["goal"] == 25
+    fields = pitacor["settings_schema"]["$defs"]["Settings"]["properties"]
+    assert fields["goal"]["x-advanced"] is True
+    assert fields["guess_mode"]["enum"] == ["simultaneous", "turns"]  # inline, no $ref
+
+
+def test_pages_and_the_room_link_and_its_qr_code(server):
+    async def go():
+        async with await Client.connect(server.ws) as ana:
+            code = await ana.create_room("tiny", "Ana")
+        status, kind, _ = _get(f"{server.base}/r/{code}")
+        assert status == 200 and kind.startswith("text/html")
+        status, kind, svg = _get(f"{server.base}/r/{code}/qr.svg")
+        assert status == 200 and kind == "image/svg+xml" and svg.startswith(b"<svg")
+
+    run(go())
+
+
+def test_tertulia_serve_prints_the_address_and_stops_cleanly_on_sigint(tmp_path):
+    with subprocess_server(tmp_path / "cli.sqlite3") as server:
+        server.process.send_signal(signal.SIGINT)
+        code = server.process.wait(timeout=10)
+        output = server.process.stdout.read().decode()
+    assert code == 0
+    assert f"open http://127.0.0.1:{server.port}/" in output
+    assert "Traceback" not in output
