@@ -56,6 +56,7 @@ def test_games_api_gives_each_games_settings_schema(server):
     fields = pitacor["settings_schema"]["$defs"]["Settings"]["properties"]
     assert fields["goal"]["x-advanced"] is True
     assert fields["guess_mode"]["enum"] == ["simultaneous", "turns"]  # inline, no $ref
+    assert len(pitacor["static"]["boards"]["classic"]["cells"]) == 480
 
 
 def test_pages_and_the_room_link_and_its_qr_code(server):

@@ -17,6 +17,8 @@ Shape of a game module (see ``games/pitacor`` for the first one)::
     view(state, seat | None) -> dict     (None: a spectator)
     may_chat(state, seat) -> bool
     outcome(state) -> Outcome | None     (None while the match runs)
+    static_data() -> dict                (optional: public data that never changes, such as
+                                          a board's colours, served once at /api/games)
 
 Seats are the players' public ids (strings). ``seat=None`` in ``apply`` means the room itself:
 timeouts, joins, drops and leaves are ordinary actions sent by the room, so they are logged

@@ -95,6 +95,7 @@ def create_app(config: Config, games: dict[str, ModuleType] | None = None) -> St
                     "max_players": game.MAX_PLAYERS,
                     "settings_schema": settings_schema(game.Settings),
                     "defaults": msgspec.to_builtins(game.Settings()),
+                    "static": game.static_data() if hasattr(game, "static_data") else {},
                 }
                 for name, game in state.games.items()
             ]

@@ -8,7 +8,7 @@ from pitacor_driver import Match
 
 from tertulia.games.pitacor.settings import MarkerVisibility
 from tertulia.games.pitacor.state import Phase, SelectCell
-from tertulia.games.pitacor.views import view
+from tertulia.games.pitacor.views import static_data, view
 
 
 def _bytes(match: Match, seat: str | None) -> bytes:
@@ -103,9 +103,10 @@ def test_ultra_hard_shows_hex_codes_only_to_everyone_then_the_real_colours_at_th
     match = Match(4, ultra_hard=True)
     for seat in [match.giver, *match.guessers, None]:
         board = view(match.state, seat)["board"]
-        assert (board["cols"], board["rows"]) == (15, 8) and len(board["cells"]) == 120
+        assert (board["id"], board["cols"], board["rows"]) == ("ultra_hard", 15, 8)
         assert board["show_colours"] is False  # "The clue giver only sees the codes too."
-        assert all(cell.startswith("#") and len(cell) == 7 for cell in board["cells"])
+    cells = static_data()["boards"]["ultra_hard"]["cells"]
+    assert len(cells) == 120 and all(c.startswith("#") and len(c) == 7 for c in cells)
     target = match.choose()
     assert view(match.state, match.giver)["candidates"][0]["hex"].startswith("#")
     match.clue("ocean")

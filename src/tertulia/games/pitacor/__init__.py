@@ -17,7 +17,7 @@ from .rules import (
 from .settings import Settings
 from .state import PitacorAction as Action
 from .state import State
-from .views import view
+from .views import static_data, view
 
 __all__ = [
     "MAX_PLAYERS",
@@ -31,5 +31,6 @@ __all__ = [
     "may_chat",
     "outcome",
     "start",
+    "static_data",
     "view",
 ]

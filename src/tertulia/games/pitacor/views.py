@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .board import CLASSIC, ULTRA_HARD
 from .rules import (
     CANDIDATES,
     board_of,
@@ -39,9 +40,10 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "phase": state.phase.value,
         "round": rnd.number,
         "board": {
+            # The colours themselves are static: the client has them from STATIC (below).
+            "id": "ultra_hard" if state.settings.ultra_hard else "classic",
             "cols": board.cols,
             "rows": board.rows,
-            "cells": list(board.palette()),
             # Ultra Hard: "no color is shown ... The real colors appear at the reveal."
             "show_colours": not state.settings.ultra_hard or revealed,
         },
@@ -70,6 +72,17 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "end_reason": state.end_reason or None,
         "ranking": _ranking(state),
         "you": _you(state, seat),
+    }
+
+
+def static_data() -> dict[str, Any]:
+    """What never changes: each board's cell colours (hex, row by row), sent once per client
+    rather than in every view. Public: the board is the same for everyone."""
+    return {
+        "boards": {
+            name: {"cols": b.cols, "rows": b.rows, "cells": list(b.palette())}
+            for name, b in (("classic", CLASSIC), ("ultra_hard", ULTRA_HARD))
+        }
     }
 
 
