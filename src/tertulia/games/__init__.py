@@ -2,6 +2,6 @@
 
 from types import ModuleType
 
-from . import pitacor
+from . import haiclue, pitacor
 
-GAMES: dict[str, ModuleType] = {pitacor.NAME: pitacor}
+GAMES: dict[str, ModuleType] = {pitacor.NAME: pitacor, haiclue.NAME: haiclue}

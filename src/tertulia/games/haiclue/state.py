@@ -1,0 +1,119 @@
+"""What a Haiclue match remembers, and the actions players send."""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from ..base import Action, Drop, Join, Leave, Outcome, Return, Rng, Timeout
+from .settings import Settings
+
+
+class Colour(enum.Enum):
+    """The four target stacks. Each colour also has a symbol, for colour-blind players."""
+
+    RED = "red"
+    YELLOW = "yellow"
+    GREEN = "green"
+    BLUE = "blue"
+
+
+SYMBOLS = {
+    Colour.RED: "circle",
+    Colour.YELLOW: "triangle",
+    Colour.GREEN: "square",
+    Colour.BLUE: "diamond",
+}
+COLOURS = list(Colour)
+
+
+class Side(enum.Enum):
+    WHITE = "white"
+    BLACK = "black"
+
+
+class Phase(enum.Enum):
+    BUILD = "build"  # everyone builds a clue at once
+    GUESS = "guess"  # one clue is read; everyone else secretly picks a colour
+    REVEAL = "reveal"  # that clue's guesses and its author's card are shown and scored
+    ENDED = "ended"
+
+
+class Clock(enum.Enum):
+    NONE = "none"
+    CLUE = "clue"
+    GUESS = "guess"
+    REVEAL = "reveal"
+
+
+# ---------------------------------------------------------------------------- actions
+
+
+class SubmitClue(Action, tag="submit_clue"):
+    """An ordered row of at least two of your own tiles, by their words on the round's side."""
+
+    words: list[str]
+
+
+class Guess(Action, tag="guess"):
+    colour: Colour
+
+
+class Ready(Action, tag="ready"):
+    """Done looking at a clue's result."""
+
+
+HaiclueAction = SubmitClue | Guess | Ready | Timeout | Join | Drop | Return | Leave
+
+
+# ---------------------------------------------------------------------------- state
+
+
+class Player(msgspec.Struct):
+    id: str
+    nickname: str
+    score: int = 0
+    online: bool = True
+    left: bool = False
+
+
+class ClueResult(msgspec.Struct):
+    """A clue once read and scored: everything about it is public from then on."""
+
+    author: str
+    words: list[str]
+    card: Colour
+    guesses: dict[str, Colour]
+    points: dict[str, int]  # competitive: per seat; co-op: {"team": n}
+
+
+class State(msgspec.Struct):
+    settings: Settings
+    rng: Rng
+    players: list[Player]  # seat order = clockwise
+    stacks: list[list[int]]  # one per colour, top first, tile ids
+    racks: dict[str, list[int]]  # each player's 15 tile ids
+    total_rounds: int
+    phase: Phase = Phase.BUILD
+    round: int = 1
+    side: Side = Side.WHITE
+    card_deck: list[Colour] = []
+    card_discard: list[Colour] = []
+    cards: dict[str, Colour] = {}  # this round's secret cards
+    clues: dict[str, list[int]] = {}  # this round's finished clues, tile ids in order
+    reading_order: list[str] = []
+    reading_index: int = 0
+    guesses: dict[str, Colour] = {}  # for the clue being read
+    ready: list[str] = []
+    results: list[ClueResult] = []  # this round's scored clues, in reading order
+    history: list[list[ClueResult]] = []  # earlier rounds
+    team_score: int = 0  # two players: "you score as a team"
+    clock: Clock = Clock.NONE
+    deadline: float | None = None
+    end_reason: str = ""
+    outcome: Outcome | None = None
+
+    @property
+    def cooperative(self) -> bool:
+        return len(self.players) == 2

@@ -1,0 +1,117 @@
+"""What one seat may see of a Haiclue match.
+
+Secrets and when they open:
+- your card: yours alone until your clue is scored (then it is in that clue's result);
+- your rack and your clue: yours alone; a clue becomes public when it is read;
+- guesses: who has guessed is public, what they guessed only at that clue's reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import decks
+from .rules import COOP_GOAL, COOP_PERFECT, clue_words, current_author, find, may_chat, target_words
+from .state import COLOURS, SYMBOLS, ClueResult, Phase, State
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    me = find(state, seat)
+    playing = me is not None and not me.left
+    author = current_author(state)
+    return {
+        "game": "haiclue",
+        "phase": state.phase.value,
+        "round": state.round,
+        "total_rounds": state.total_rounds,
+        "side": state.side.value,
+        "cooperative": state.cooperative,
+        "targets": [
+            {"colour": c.value, "symbol": SYMBOLS[c], "word": word, "left": len(stack)}
+            for c, word, stack in zip(COLOURS, target_words(state), state.stacks, strict=True)
+        ],
+        "players": [
+            {
+                "id": p.id,
+                "nickname": p.nickname,
+                "score": p.score,
+                "online": p.online,
+                "left": p.left,
+                "finished": p.id in state.clues,
+            }
+            for p in state.players
+        ],
+        "team_score": state.team_score,
+        "team_goal": COOP_GOAL,
+        "team_perfect": COOP_PERFECT,
+        "rack": _rack(state, seat) if playing else None,
+        "card": state.cards.get(seat).value if playing and _card_secret(state, seat) else None,
+        "my_clue": clue_words(state, seat) if playing and seat in state.clues else None,
+        "reading": {
+            "author": author,
+            "words": clue_words(state, author),
+            "index": state.reading_index,
+            "of": len(state.reading_order),
+        }
+        if author is not None
+        else None,
+        "guessed": sorted(state.guesses) if state.phase is Phase.GUESS else [],
+        "my_guess": state.guesses[seat].value if seat in state.guesses else None,
+        "results": [_result(r) for r in state.results],
+        "last_round": [_result(r) for r in state.history[-1]] if state.history else [],
+        "ready": list(state.ready),
+        "clock": state.clock.value,
+        "deadline": state.deadline,
+        "winners": [p.seat for p in state.outcome.ranking if p.winner] if state.outcome else [],
+        "ranking": _ranking(state),
+        "end_reason": state.end_reason or None,
+        "you": _you(state, seat, playing, author),
+    }
+
+
+def _rack(state: State, seat: str) -> list[str]:
+    deck = decks.load(state.settings.deck.value)
+    return [deck[t].word(state.side.value) for t in state.racks[seat]]
+
+
+def _card_secret(state: State, seat: str) -> bool:
+    """The card is still the player's secret (its clue not yet scored this round)."""
+    return seat in state.cards and not any(r.author == seat for r in state.results)
+
+
+def _result(result: ClueResult) -> dict[str, Any]:
+    return {
+        "author": result.author,
+        "words": list(result.words),
+        "card": result.card.value,
+        "guesses": {seat: colour.value for seat, colour in result.guesses.items()},
+        "points": dict(result.points),
+    }
+
+
+def _ranking(state: State) -> list[dict[str, Any]] | None:
+    if state.outcome is None:
+        return None
+    return [
+        {
+            "seat": p.seat,
+            "nickname": p.nickname,
+            "score": p.score,
+            "place": p.place,
+            "winner": p.winner,
+        }
+        for p in state.outcome.ranking
+    ]
+
+
+def _you(state: State, seat: str | None, playing: bool, author: str | None) -> dict[str, Any]:
+    if not playing:
+        return {"seat": seat, "role": "spectator", "may_chat": True, "to_do": None}
+    to_do = None
+    if state.phase is Phase.BUILD and seat not in state.clues:
+        to_do = "build_clue"
+    elif state.phase is Phase.GUESS and seat != author and seat not in state.guesses:
+        to_do = "guess"
+    elif state.phase is Phase.REVEAL and seat not in state.ready:
+        to_do = "ready"
+    return {"seat": seat, "role": "player", "may_chat": may_chat(state, seat), "to_do": to_do}
