@@ -39,6 +39,8 @@ def test_create_and_join_by_code_both_see_each_other(server):
         push = await bo.wait_for(lambda p: len(p["room"]["seats"]) == 2)
         names = [s["nickname"] for s in push["room"]["seats"]]
         assert names == ["Ana", "Bo"] and push["room"]["host"] == ana.player
+        told = await ana.wait_for(lambda p: len(p["room"]["seats"]) == 2)
+        assert sorted(told["room"]["online"]) == sorted([ana.player, bo.player])
         await ana.close()
         await bo.close()
 

@@ -227,6 +227,8 @@ class Room:
 
     async def _attach(self, item: _Attach) -> None:
         peer = item.peer
+        # In the room before the change is told, so everyone's push counts the newcomer online.
+        self.peers.add(peer)
         try:
             seat = self.model.seat(peer.player)
             if seat is None:
@@ -236,10 +238,10 @@ class Room:
             elif not seat.online:
                 await self._commit(Presence(at=self.clock(), player=peer.player, online=True))
         except RuleError as error:
+            self.peers.discard(peer)
             item.done.set_exception(error)
             return
         self._cancel_grace(peer.player)
-        self.peers.add(peer)
         # The picture first, then the ack: when a request resolves, its result is on screen.
         peer.send(self._update_for(peer, [], with_chat=True))
         peer.send(Ack(item.msg_id, {"room": self.code}))

@@ -1,0 +1,236 @@
+// Boot: language, theme, the one connection, and the router between the two screens.
+//   /            home (nickname, create, join by code, public rooms, recent matches)
+//   /r/CODE      the room (lobby, then the game area)
+// Screens get `app`, the small shared context below, and return {unmount()}.
+
+import { Connection } from "./connection.js";
+import { label, replace, retranslate, setText, tx } from "./dom.js";
+import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { prefs } from "./prefs.js";
+import * as home from "./home.js";
+import * as room from "./room.js";
+
+const ROOM_PATH = /^\/r\/([A-Za-z0-9]{4,6})\/?$/;
+const MAX_CHAT_LINES = 200;
+
+const main = document.getElementById("main");
+const statusLine = document.getElementById("status-line");
+const banner = document.getElementById("connection-banner");
+const announcer = document.getElementById("announcer");
+const alertRegion = document.getElementById("alert");
+
+const listeners = new Map();
+let gamesPromise = null;
+let screen = null;
+
+export const app = {
+  conn: new Connection(),
+  /** The latest `room` push of the room we are in (or were last in), and its chat. */
+  push: null,
+  chat: [],
+  /** A message to show on the next screen (e.g. "the host removed you"). */
+  flash: null,
+
+  on(type, fn) {
+    if (!listeners.has(type)) listeners.set(type, new Set());
+    listeners.get(type).add(fn);
+    return () => listeners.get(type).delete(fn);
+  },
+  emit(type, payload) {
+    for (const fn of listeners.get(type) || []) fn(payload);
+  },
+
+  navigate(path, { replaceState = false } = {}) {
+    if (location.pathname !== path) {
+      if (replaceState) history.replaceState(null, "", path);
+      else history.pushState(null, "", path);
+    }
+    route();
+  },
+
+  /** The one line at the top: what is happening and what *you* should do. */
+  setStatus(key, params = null) {
+    if (!key) {
+      setText(statusLine, "");
+      delete statusLine.dataset.i18n;
+      statusLine.hidden = true;
+      return;
+    }
+    tx(statusLine, key, params);
+    statusLine.hidden = false;
+  },
+
+  /** Say something to screen readers (polite), e.g. "It's your turn". */
+  announce(key, params = null) {
+    const text = t(key, params || {});
+    setText(announcer, "");
+    // A fresh text node each time so the same sentence twice is announced twice.
+    setTimeout(() => setText(announcer, text), 50);
+  },
+
+  /** Something went wrong that the player must hear about now. */
+  alert(text) {
+    setText(alertRegion, "");
+    setTimeout(() => setText(alertRegion, text), 50);
+  },
+
+  /** Every game: name, player counts, settings schema (GET /api/games, fetched once). */
+  games() {
+    if (!gamesPromise) {
+      gamesPromise = fetch("/api/games")
+        .then((r) => {
+          if (!r.ok) throw new Error(`/api/games: HTTP ${r.status}`);
+          return r.json();
+        })
+        .then(normaliseGames)
+        .catch((err) => {
+          gamesPromise = null;
+          throw err;
+        });
+    }
+    return gamesPromise;
+  },
+};
+
+/** Accept a list of games, {"games": [...]}, or a map name -> game. */
+function normaliseGames(data) {
+  let list = data;
+  if (!Array.isArray(list)) list = Array.isArray(data.games) ? data.games : Object.entries(data).map(([name, g]) => ({ name, ...g }));
+  return list.map((g) => ({
+    ...g,
+    name: g.name,
+    min_players: g.min_players ?? g.min ?? null,
+    max_players: g.max_players ?? g.max ?? null,
+    settings_schema: g.settings_schema ?? g.schema ?? null,
+  }));
+}
+
+// --------------------------------------------------------------------------- pushes
+
+app.conn.on("room", (message) => {
+  const current = app.push;
+  const sameRoom = current && current.room.code === message.room.code;
+  if (sameRoom && typeof message.version === "number" && message.version < current.version) return;
+  app.push = message;
+  if (Array.isArray(message.chat)) app.chat = message.chat.slice(-MAX_CHAT_LINES);
+  else if (!sameRoom) app.chat = [];
+  app.emit("room", message);
+  if (Array.isArray(message.chat)) app.emit("chat_history", app.chat);
+});
+
+app.conn.on("chat", (message) => {
+  app.chat.push(message.line);
+  if (app.chat.length > MAX_CHAT_LINES) app.chat.splice(0, app.chat.length - MAX_CHAT_LINES);
+  app.emit("chat_line", message.line);
+});
+
+app.conn.on("notice", (notice) => {
+  if (notice.code === "room.kicked" || notice.code === "room.closed") {
+    app.conn.room = null;
+    app.push = null;
+    app.chat = [];
+    app.flash = notice;
+    app.alert(t(`notices.${notice.code}`, notice.params || {}, notice.message));
+    app.navigate("/");
+    return;
+  }
+  app.emit("notice", notice);
+  app.alert(t(`notices.${notice.code}`, notice.params || {}, notice.message));
+});
+
+// --------------------------------------------------------------------------- connection banner
+
+let bannerTimer = null;
+app.conn.on("status", (status) => {
+  clearTimeout(bannerTimer);
+  if (status === "online") {
+    banner.hidden = true;
+    document.body.classList.remove("offline");
+    return;
+  }
+  document.body.classList.add("offline");
+  // Do not flash the banner for a blip that heals by itself at once.
+  bannerTimer = setTimeout(() => {
+    tx(banner, status === "reconnecting" ? "connection.reconnecting" : "connection.connecting");
+    banner.hidden = false;
+  }, 600);
+});
+
+// --------------------------------------------------------------------------- router
+
+function route() {
+  const match = location.pathname.match(ROOM_PATH);
+  if (screen) screen.unmount();
+  screen = null;
+  replace(main);
+  app.setStatus(null);
+  if (match) screen = room.mount(main, app, { code: match[1].toUpperCase() });
+  else screen = home.mount(main, app);
+}
+
+window.addEventListener("popstate", route);
+
+document.getElementById("brand").addEventListener("click", (event) => {
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  app.navigate("/");
+});
+
+// --------------------------------------------------------------------------- language, theme
+
+function setupLanguageSwitcher() {
+  const select = document.getElementById("language");
+  for (const { code, name } of LANGUAGES) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.lang = code;
+    option.textContent = name;
+    select.append(option);
+  }
+  select.value = language();
+  select.addEventListener("change", () => setLanguage(select.value));
+  onLanguageChange((lang) => {
+    select.value = lang;
+    retranslate(document);
+    document.title = t("app.title");
+  });
+}
+
+function effectiveTheme() {
+  const chosen = document.documentElement.dataset.theme;
+  if (chosen === "light" || chosen === "dark") return chosen;
+  return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+function setupThemeToggle() {
+  const button = document.getElementById("theme-toggle");
+  const paint = () => {
+    const dark = effectiveTheme() === "dark";
+    button.setAttribute("aria-pressed", String(dark));
+    label(button, "app.dark_theme");
+  };
+  button.addEventListener("click", () => {
+    const next = effectiveTheme() === "dark" ? "light" : "dark";
+    document.documentElement.dataset.theme = next;
+    prefs.set("theme", next);
+    paint();
+  });
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", paint);
+  paint();
+}
+
+async function boot() {
+  try {
+    await setLanguage(preferredLanguage());
+  } catch (err) {
+    console.error("could not load the translations", err);
+  }
+  setupLanguageSwitcher();
+  setupThemeToggle();
+  retranslate(document);
+  document.title = t("app.title");
+  app.conn.connect();
+  route();
+}
+
+boot();

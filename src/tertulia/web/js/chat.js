@@ -1,0 +1,165 @@
+// The chat panel: the room's recent lines and an input. A side column on wide screens, a
+// drawer behind a "Chat" button on a phone. Lines are text, never HTML. What the player typed
+// stays in the box until the server has accepted it (a refusal is shown under the box and
+// goes away as soon as the text changes).
+
+import { avatar } from "./avatar.js";
+import { h, ht, label, replace, showError, tx } from "./dom.js";
+import { language } from "./i18n.js";
+
+const MAX_LENGTH = 300;
+
+export function createChat(app) {
+  const log = h("ol", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", "aria-labelledby": "chat-title" });
+  const input = h("input", {
+    type: "text",
+    id: "chat-input",
+    name: "chat",
+    maxlength: MAX_LENGTH,
+    autocomplete: "off",
+    enterkeyhint: "send",
+    "aria-describedby": "chat-error",
+  });
+  tx(input, "chat.placeholder", null, "placeholder");
+  const error = h("p", { class: "field-error", id: "chat-error", hidden: true });
+  const send = ht("button", { type: "submit", class: "primary", id: "chat-send" }, "chat.send");
+  const form = h(
+    "form",
+    { class: "chat-form", novalidate: true },
+    ht("label", { for: "chat-input", class: "visually-hidden" }, "chat.label"),
+    input,
+    send,
+  );
+  const close = label(h("button", { type: "button", class: "icon-button chat-close" }, "×"), "chat.close");
+  const el = h(
+    "aside",
+    { class: "chat", id: "chat", "aria-labelledby": "chat-title" },
+    h("div", { class: "chat-head" }, ht("h2", { id: "chat-title" }, "chat.title"), close),
+    log,
+    form,
+    error,
+  );
+
+  // The phone's drawer button, with a count of lines that arrived while it was closed.
+  const badge = h("span", { class: "badge", hidden: true });
+  const toggle = h(
+    "button",
+    { type: "button", class: "chat-toggle", "aria-controls": "chat", "aria-expanded": "false" },
+    h("span", { class: "chat-toggle-icon", "aria-hidden": "true" }),
+    ht("span", {}, "chat.title"),
+    badge,
+  );
+  let unread = 0;
+  let open = false;
+  const narrow = matchMedia("(max-width: 959px)");
+
+  function setOpen(value) {
+    open = value;
+    el.classList.toggle("open", open);
+    document.body.classList.toggle("chat-open", open && narrow.matches);
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) {
+      unread = 0;
+      paintBadge();
+      log.scrollTop = log.scrollHeight;
+      if (narrow.matches) input.focus({ preventScroll: true });
+    } else if (narrow.matches) {
+      toggle.focus({ preventScroll: true });
+    }
+  }
+  function paintBadge() {
+    badge.hidden = unread === 0;
+    badge.textContent = unread > 99 ? "99+" : String(unread);
+    if (unread) label(toggle, "chat.toggle_unread", { count: unread });
+    else label(toggle, "chat.open");
+  }
+  toggle.addEventListener("click", () => setOpen(!open));
+  close.addEventListener("click", () => setOpen(false));
+  el.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && open && narrow.matches) setOpen(false);
+  });
+  paintBadge();
+
+  function line(l) {
+    const mine = l.player === app.conn.player;
+    const time = typeof l.at === "number"
+      ? new Date(l.at * 1000).toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" })
+      : "";
+    return h(
+      "li",
+      { class: `chat-line${mine ? " mine" : ""}` },
+      avatar(l.player, l.nickname, { size: "sm" }),
+      h(
+        "div",
+        { class: "chat-bubble" },
+        h("span", { class: "chat-meta" }, h("span", { class: "name" }, l.nickname), " ", h("time", { class: "muted" }, time)),
+        h("span", { class: "chat-text" }, l.text),
+      ),
+    );
+  }
+
+  function nearBottom() {
+    return log.scrollHeight - log.scrollTop - log.clientHeight < 60;
+  }
+
+  function showHistory(lines) {
+    if (!lines.length) replace(log, ht("li", { class: "empty" }, "chat.empty"));
+    else replace(log, lines.map(line));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function addLine(l) {
+    const stick = nearBottom();
+    log.querySelector(".empty")?.remove();
+    log.append(line(l));
+    if (stick || l.player === app.conn.player) log.scrollTop = log.scrollHeight;
+    const hidden = narrow.matches && !open;
+    if (hidden && l.player !== app.conn.player) {
+      unread += 1;
+      paintBadge();
+    }
+  }
+
+  input.addEventListener("input", () => showError(error, null));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = input.value;
+    if (!text.trim()) {
+      input.focus();
+      return;
+    }
+    send.disabled = true;
+    try {
+      await app.conn.request("chat", { text });
+      // Clear only what was sent: the player may have kept typing meanwhile.
+      if (input.value === text) input.value = "";
+      showError(error, null);
+    } catch (err) {
+      showError(error, err);
+    } finally {
+      send.disabled = false;
+      if (!narrow.matches || open) input.focus();
+    }
+  });
+
+  /** The game may close the chat (Pitacor's clue giver): the input says why. */
+  function setAllowed(allowed) {
+    input.disabled = !allowed;
+    send.disabled = !allowed;
+    if (allowed) tx(input, "chat.placeholder", null, "placeholder");
+    else tx(input, "chat.not_now_placeholder", null, "placeholder");
+  }
+
+  const offs = [app.on("chat_line", addLine), app.on("chat_history", showHistory)];
+  showHistory(app.chat);
+
+  return {
+    el,
+    toggle,
+    setAllowed,
+    destroy() {
+      for (const off of offs) off();
+      document.body.classList.remove("chat-open");
+    },
+  };
+}

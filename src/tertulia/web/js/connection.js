@@ -1,0 +1,273 @@
+// The one WebSocket of this tab (docs/protocol.md).
+//
+// - Every request gets an increasing `id`; `request()` returns a promise resolved with the
+//   `ack`'s data or rejected with the `error` ({code, message, params}) naming that id.
+// - The first message is `hello` with the token from localStorage; `welcome` gives the token
+//   to keep and our public player id.
+// - When the socket drops we reconnect by ourselves with backoff, send `hello` again and, if
+//   we were in a room, `join_room` again: the next `room` push is the full current view.
+//   Requests made while offline wait for the connection (up to REQUEST_TIMEOUT_MS); requests
+//   in flight when it dropped are refused with `connection.lost`, so the screen keeps what the
+//   player typed and they can simply send it again.
+// - Pushes (`room`, `chat`, `rooms`, `notice`, `welcome`) go to listeners: conn.on(type, fn).
+// - Status ("connecting", "online", "reconnecting") goes to conn.on("status", fn).
+
+import { prefs } from "./prefs.js";
+
+const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
+const MAX_BACKOFF_MS = 10000;
+const PING_EVERY_MS = 20000;
+const SILENT_LIMIT_MS = 50000; // no frame at all for this long: the socket is dead
+const REQUEST_TIMEOUT_MS = 20000;
+
+function clientError(code, message) {
+  return { code, message, params: {} };
+}
+
+export class Connection {
+  constructor(url = null) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.url = url || `${scheme}//${location.host}/ws`;
+    this.player = null;
+    this.seatedRoom = null; // the room the server says we hold a seat in (welcome.room)
+    this.room = null; // {code, nickname}: the room to re-join after a reconnection
+    this.status = "connecting";
+    this.clockOffset = 0; // server clock minus ours, in seconds (from welcome and pings)
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {resolve, reject, timer, type}
+    this.queue = []; // requests waiting for the connection
+    this.listeners = new Map();
+    this.attempt = 0;
+    this.ws = null;
+    this.ready = false; // hello answered on the current socket
+    this.lastFrameAt = 0;
+    this.pingTimer = null;
+    this.retryTimer = null;
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.reconnectNow();
+    });
+  }
+
+  on(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type).add(fn);
+    return () => this.listeners.get(type).delete(fn);
+  }
+
+  emit(type, payload) {
+    for (const fn of this.listeners.get(type) || []) {
+      try {
+        fn(payload);
+      } catch (err) {
+        console.error(`listener for ${type} failed`, err);
+      }
+    }
+  }
+
+  setStatus(status) {
+    if (this.status === status) return;
+    this.status = status;
+    this.emit("status", status);
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    this.ready = false;
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (err) {
+      console.error(err);
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => this.onOpen(ws));
+    ws.addEventListener("message", (event) => this.onFrame(ws, event.data));
+    ws.addEventListener("close", () => this.onClose(ws));
+    ws.addEventListener("error", () => ws.close());
+  }
+
+  async onOpen(ws) {
+    if (ws !== this.ws) return;
+    this.lastFrameAt = Date.now();
+    const wasReconnect = this.attempt > 0 || this.player !== null;
+    try {
+      await this.hello(ws);
+    } catch (err) {
+      if (ws !== this.ws) return;
+      // A token the server no longer accepts: start afresh rather than loop forever.
+      prefs.set("token", null);
+      try {
+        await this.hello(ws);
+      } catch {
+        ws.close();
+        return;
+      }
+    }
+    if (ws !== this.ws) return;
+    this.ready = true;
+    this.attempt = 0;
+    this.startPinging(ws);
+    if (this.room) {
+      const { code, nickname } = this.room;
+      this.sendNow(ws, "join_room", { code, nickname }).then(
+        (data) => this.emit("rejoined", { code, data }),
+        (error) => this.emit("rejoin_failed", { code, error }),
+      );
+    }
+    this.setStatus("online");
+    this.emit("ready", { reconnected: wasReconnect });
+    const waiting = this.queue.splice(0);
+    for (const item of waiting) this.transmit(ws, item);
+  }
+
+  hello(ws) {
+    return this.sendNow(ws, "hello", { token: prefs.get("token") || null });
+  }
+
+  onFrame(ws, raw) {
+    if (ws !== this.ws) return;
+    this.lastFrameAt = Date.now();
+    let message;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      console.warn("not JSON from server", raw);
+      return;
+    }
+    switch (message.type) {
+      case "ack":
+      case "error": {
+        const entry = message.re !== undefined && message.re !== null ? this.pending.get(message.re) : null;
+        if (!entry) {
+          if (message.type === "error") this.emit("stray_error", message);
+          return;
+        }
+        this.pending.delete(message.re);
+        clearTimeout(entry.timer);
+        if (message.type === "ack") entry.resolve(message.data ?? null);
+        else entry.reject({ code: message.code, message: message.message, params: message.params || {} });
+        return;
+      }
+      case "welcome":
+        this.player = message.player;
+        this.seatedRoom = message.room || null;
+        if (typeof message.now === "number") this.clockOffset = message.now - Date.now() / 1000;
+        if (message.token) prefs.set("token", message.token);
+        this.emit("welcome", message);
+        return;
+      case "pong":
+        // Some servers answer a ping with a bare pong: settle the oldest ping still waiting.
+        for (const [id, entry] of this.pending) {
+          if (entry.type === "ping") {
+            this.pending.delete(id);
+            clearTimeout(entry.timer);
+            entry.resolve(null);
+            break;
+          }
+        }
+        return;
+      default:
+        this.emit(message.type, message);
+    }
+  }
+
+  onClose(ws) {
+    if (ws !== this.ws) return;
+    this.ready = false;
+    clearInterval(this.pingTimer);
+    for (const [id, entry] of this.pending) {
+      clearTimeout(entry.timer);
+      entry.reject(clientError("connection.lost", "The connection was lost; try again."));
+      this.pending.delete(id);
+    }
+    this.scheduleReconnect();
+  }
+
+  scheduleReconnect() {
+    this.setStatus("reconnecting");
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const delay = Math.min(MAX_BACKOFF_MS, base * (0.8 + Math.random() * 0.4));
+    this.attempt += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Try at once (the network came back, the tab became visible). */
+  reconnectNow() {
+    if (this.status === "reconnecting" && (!this.ws || this.ws.readyState === WebSocket.CLOSED)) {
+      this.connect();
+    }
+  }
+
+  startPinging(ws) {
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => {
+      if (ws !== this.ws || ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - this.lastFrameAt > SILENT_LIMIT_MS) {
+        ws.close();
+        return;
+      }
+      const sent = Date.now();
+      this.sendNow(ws, "ping", {}).then((data) => {
+        // The server's clock at the midpoint of the round trip.
+        if (data && typeof data.now === "number") this.clockOffset = data.now - (sent + Date.now()) / 2000;
+      }, () => {});
+    }, PING_EVERY_MS);
+  }
+
+  /** Send on this socket now, bypassing the queue (hello, the automatic join). */
+  sendNow(ws, type, fields) {
+    return new Promise((resolve, reject) => {
+      this.transmit(ws, { type, fields, resolve, reject });
+    });
+  }
+
+  transmit(ws, item) {
+    const id = this.nextId++;
+    const timer = setTimeout(() => {
+      if (this.pending.delete(id)) {
+        item.reject(clientError("connection.timeout", "The server did not answer in time."));
+      }
+    }, REQUEST_TIMEOUT_MS);
+    this.pending.set(id, { resolve: item.resolve, reject: item.reject, timer, type: item.type });
+    try {
+      ws.send(JSON.stringify({ type: item.type, id, ...item.fields }));
+    } catch {
+      this.pending.delete(id);
+      clearTimeout(timer);
+      item.reject(clientError("connection.lost", "The connection was lost; try again."));
+    }
+  }
+
+  /** Send a request; resolves with the ack's data, rejects with the error. */
+  request(type, fields = {}) {
+    return new Promise((resolve, reject) => {
+      const item = { type, fields, resolve, reject };
+      if (this.ready && this.ws && this.ws.readyState === WebSocket.OPEN) {
+        this.transmit(this.ws, item);
+        return;
+      }
+      this.queue.push(item);
+      setTimeout(() => {
+        const index = this.queue.indexOf(item);
+        if (index >= 0) {
+          this.queue.splice(index, 1);
+          reject(clientError("connection.offline", "Not connected; try again in a moment."));
+        }
+      }, REQUEST_TIMEOUT_MS);
+    });
+  }
+
+  /** The server's clock now, in seconds: deadlines in views are on it. */
+  serverNow() {
+    return Date.now() / 1000 + this.clockOffset;
+  }
+
+  /** A game action: {"type": "act", "action": {...}}. */
+  act(action) {
+    return this.request("act", { action });
+  }
+}

@@ -1,0 +1,45 @@
+// Game screens: the mount contract, and which module draws which game.
+//
+// A game screen is an ES module under js/games/ that exports
+//
+//     mount(element, ctx) -> { update(push), unmount() }
+//
+// - `element` is an empty <div> the screen owns entirely (the room screen keeps the header,
+//   the status line, the chat and the rematch button around it).
+// - `ctx` gives the screen everything it may use:
+//     send(action)          -> Promise: sends {"type": "act", "action": action}; resolves with
+//                              the ack's data, rejects with {code, message, params}
+//     t(key, params)        translate (i18n keys "game.<name>.…"); tError(error) for refusals
+//     me                    this tab's public player id
+//     now()                 the server's clock in seconds: count down to view deadlines
+//                           with it, never with a timer started when the push arrived
+//     setStatus(key, params) the one line at the top ("Your turn: place your marker")
+//     announce(key, params) say it in the aria-live region (your turn, reveal results)
+//     avatar(id, nickname, {size, offline}) / identity(id, nickname): colour + initial + shape
+//     setChatAllowed(bool)  grey out the chat box (e.g. Pitacor's clue giver)
+// - `update(push)` is called right after mount and then with every `room` push while
+//   room.status is "playing" or "ended": push = {version, room, view, events}. Render the
+//   latest push; never patch state. `view` is this seat's own view from the game's view().
+// - `unmount()` removes listeners and timers; the room screen empties the element itself.
+//
+// A game with no module here gets the generic view (status, scoreboard, podium).
+
+import * as generic from "./generic.js";
+
+const SCREENS = {
+  // pitacor: () => import("./pitacor.js"),
+};
+
+/** Load the screen module of `game` (the generic one when there is none or it fails). */
+export async function screenFor(game) {
+  const load = SCREENS[game];
+  if (!load) return generic;
+  try {
+    const module = await load();
+    if (typeof module.mount !== "function") throw new Error(`${game}: no mount()`);
+    return module;
+  } catch (err) {
+    console.error(`could not load the screen of ${game}; showing the generic one`, err);
+    return generic;
+  }
+}

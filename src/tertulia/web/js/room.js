@@ -1,0 +1,290 @@
+// The room screen (/r/CODE): join (asking for a nickname if we have none), then render the
+// latest `room` push: the lobby while room.status is "lobby", the game area while "playing"
+// or "ended" (with the host's Rematch button), and the chat beside either.
+
+import { avatar, identity } from "./avatar.js";
+import { confirmDialog, h, ht, replace, showError } from "./dom.js";
+import { t, tError } from "./i18n.js";
+import { prefs } from "./prefs.js";
+import { createChat } from "./chat.js";
+import { createLobby, nicknameOf } from "./lobby.js";
+import { screenFor } from "./games/index.js";
+
+export function mount(main, app, { code }) {
+  const cleanups = [];
+  let destroyed = false;
+  let lobby = null;
+  let chat = null;
+  let game = null; // {module, handle, name, element}
+  let gameLoading = null;
+  let previous = null; // the push rendered before, to announce what changed
+
+  const screen = h("div", { class: "room-screen" });
+  replace(main, screen);
+
+  // ------------------------------------------------------------------ joining
+  function showJoining() {
+    app.setStatus("room.joining", { code });
+    replace(screen, ht("p", { class: "loading" }, "room.joining", { code }));
+  }
+
+  function showProblem(error) {
+    app.setStatus(null);
+    const message = h("p", { class: "problem" });
+    showError(message, error);
+    replace(
+      screen,
+      h(
+        "section",
+        { class: "card narrow" },
+        ht("h2", {}, "room.cannot_join", { code }),
+        message,
+        ht("button", { type: "button", class: "primary", onclick: () => app.navigate("/") }, "room.go_home"),
+      ),
+    );
+  }
+
+  function askNickname(error = null) {
+    app.setStatus("room.need_nickname", { code });
+    const errorSlot = h("p", { class: "field-error", id: "join-nickname-error", hidden: true });
+    const input = h("input", {
+      id: "join-nickname",
+      type: "text",
+      maxlength: 20,
+      autocomplete: "nickname",
+      required: true,
+      value: prefs.get("nickname") || "",
+      "aria-describedby": "join-nickname-error",
+    });
+    input.addEventListener("input", () => showError(errorSlot, null));
+    const form = h(
+      "form",
+      { class: "card narrow", novalidate: true },
+      ht("h2", {}, "room.join_title", { code }),
+      ht("label", { for: "join-nickname" }, "home.nickname_label"),
+      input,
+      errorSlot,
+      h(
+        "div",
+        { class: "row" },
+        ht("button", { type: "submit", class: "primary", id: "join-with-nickname" }, "home.join"),
+        ht("button", { type: "button", class: "ghost", onclick: () => app.navigate("/") }, "room.go_home"),
+      ),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const nickname = input.value.trim();
+      if (!nickname) {
+        showError(errorSlot, { code: "nickname.length", message: "A nickname has 1 to 20 characters.", params: { max: 20 } });
+        input.focus();
+        return;
+      }
+      prefs.set("nickname", nickname);
+      join(nickname);
+    });
+    replace(screen, form);
+    if (error) showError(errorSlot, error);
+    input.focus();
+  }
+
+  async function join(nickname) {
+    showJoining();
+    try {
+      await app.conn.request("join_room", { code, nickname });
+      if (destroyed) return;
+      app.conn.room = { code, nickname };
+      if (app.push?.room?.code === code) render(app.push);
+    } catch (error) {
+      if (destroyed) return;
+      if (String(error.code).startsWith("nickname.")) askNickname(error);
+      else showProblem(error);
+    }
+  }
+
+  // ------------------------------------------------------------------ the room itself
+  const title = h("h1", { class: "room-title" });
+  const leaveButton = ht("button", { type: "button", class: "ghost", id: "leave-room" }, "room.leave");
+  const body = h("div", { class: "room-body" });
+  const rematchBox = h("div", { class: "rematch-box", hidden: true });
+  const rematchError = h("p", { class: "field-error", hidden: true });
+  const rematchButton = ht("button", { type: "button", class: "primary big", id: "rematch" }, "room.rematch");
+  rematchBox.append(rematchButton, rematchError);
+  const gameHost = h("div", { class: "game-area", id: "game-area" });
+  let layoutReady = false;
+
+  rematchButton.addEventListener("click", () =>
+    app.conn.request("rematch").then(() => showError(rematchError, null), (error) => showError(rematchError, error)),
+  );
+
+  leaveButton.addEventListener("click", async () => {
+    const playing = app.push?.room?.status === "playing";
+    const ok = await confirmDialog(playing ? "room.leave_confirm_playing" : "room.leave_confirm", {}, "room.leave");
+    if (!ok) return;
+    try {
+      await app.conn.request("leave_room");
+    } catch (error) {
+      if (error.code !== "room.not_in") {
+        app.alert(tError(error));
+        return;
+      }
+    }
+    app.conn.room = null;
+    app.conn.seatedRoom = null;
+    app.push = null;
+    app.chat = [];
+    app.navigate("/");
+  });
+
+  function buildLayout() {
+    if (layoutReady) return;
+    layoutReady = true;
+    chat = createChat(app);
+    replace(
+      screen,
+      h(
+        "div",
+        { class: "room-head" },
+        title,
+        leaveButton,
+      ),
+      h("div", { class: "room-columns" }, body, chat.el),
+      chat.toggle,
+    );
+  }
+
+  function paintTitle(room) {
+    replace(
+      title,
+      ht("span", {}, `games.${room.game}.name`),
+      " ",
+      h("span", { class: "code", "aria-hidden": "true" }, room.code),
+      ht("span", { class: "visually-hidden" }, "room.code_spoken", { code: room.code.split("").join(" ") }),
+    );
+  }
+
+  function announceChanges(push) {
+    const me = app.conn.player;
+    const before = previous?.room;
+    const now = push.room;
+    if (!before || before.code !== now.code) return;
+    const oldIds = new Set(before.seats.map((s) => s.id));
+    const newIds = new Set(now.seats.map((s) => s.id));
+    for (const seat of now.seats) if (!oldIds.has(seat.id)) app.announce("room.joined_announce", { name: seat.nickname });
+    for (const seat of before.seats) if (!newIds.has(seat.id)) app.announce("room.left_announce", { name: seat.nickname });
+    if (before.host !== now.host && now.host === me) app.announce("room.you_are_host");
+    if (before.status !== now.status) app.announce(`room.status_changed.${now.status}`);
+  }
+
+  function ctxFor() {
+    return {
+      send: (action) => app.conn.act(action),
+      t,
+      tError,
+      me: app.conn.player,
+      now: () => app.conn.serverNow(),
+      setStatus: (key, params) => app.setStatus(key, params),
+      announce: (key, params) => app.announce(key, params),
+      avatar,
+      identity,
+      setChatAllowed: (allowed) => chat?.setAllowed(allowed),
+    };
+  }
+
+  async function showGame(push) {
+    const name = push.room.game;
+    if (game && game.name === name) {
+      game.handle.update(push);
+      return;
+    }
+    if (gameLoading) return; // the newest push is rendered when loading ends
+    dropLobby();
+    replace(body, gameHost, rematchBox);
+    gameLoading = screenFor(name);
+    const module = await gameLoading;
+    gameLoading = null;
+    if (destroyed || !app.push || app.push.room.status === "lobby") return;
+    replace(gameHost);
+    const element = h("div", { class: "game-screen" });
+    gameHost.append(element);
+    const handle = module.mount(element, ctxFor());
+    game = { name, handle, element };
+    handle.update(app.push);
+  }
+
+  function dropGame() {
+    if (!game) return;
+    try {
+      game.handle.unmount();
+    } catch (err) {
+      console.error(err);
+    }
+    game = null;
+    replace(gameHost);
+  }
+
+  function dropLobby() {
+    if (!lobby) return;
+    lobby.destroy();
+    lobby = null;
+  }
+
+  function render(push) {
+    if (destroyed || push.room.code !== code) return;
+    buildLayout();
+    announceChanges(push);
+    previous = push;
+    paintTitle(push.room);
+    const room = push.room;
+    const amHost = room.host === app.conn.player;
+    if (room.status === "lobby") {
+      dropGame();
+      if (!lobby) {
+        lobby = createLobby(app);
+        replace(body, lobby.el);
+      }
+      lobby.update(push);
+      chat.setAllowed(true);
+    } else {
+      rematchBox.hidden = !(room.status === "ended" && amHost);
+      if (room.status === "ended" && !amHost) {
+        // The game view's status says who won; the wait for the rematch goes under it.
+        rematchBox.hidden = false;
+        replace(rematchBox, ht("p", { class: "hint" }, "room.waiting_rematch", { name: nicknameOf(room, room.host) }));
+      } else if (!rematchBox.contains(rematchButton)) {
+        replace(rematchBox, rematchButton, rematchError);
+      }
+      showGame(push);
+    }
+  }
+
+  cleanups.push(app.on("room", render));
+  cleanups.push(
+    app.conn.on("rejoin_failed", ({ code: failed, error }) => {
+      if (failed !== code) return;
+      app.conn.room = null;
+      showProblem(error);
+      layoutReady = false;
+      dropLobby();
+      dropGame();
+    }),
+  );
+
+  // ------------------------------------------------------------------ start
+  if (app.conn.room?.code === code && app.push?.room?.code === code) {
+    render(app.push);
+  } else {
+    const nickname = prefs.get("nickname");
+    if (nickname) join(nickname);
+    else askNickname();
+  }
+
+  return {
+    unmount() {
+      destroyed = true;
+      for (const fn of cleanups) fn();
+      dropLobby();
+      dropGame();
+      chat?.destroy();
+    },
+  };
+}

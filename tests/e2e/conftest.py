@@ -1,0 +1,181 @@
+"""Fixtures for the browser tests: the real server as a subprocess, and Debian's Chromium.
+
+Every test that uses ``browser`` (directly or through ``player``) is skipped, with the reason,
+when ``/usr/bin/chromium`` or Playwright is missing. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_actions import LAPTOP
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+
+try:
+    from playwright.sync_api import Browser, Page, sync_playwright
+except ImportError:  # pragma: no cover - reported as a skip reason below
+    sync_playwright = None
+
+SKIP_REASON = (
+    f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)"
+    if not CHROMIUM.exists()
+    else "Playwright for Python is not installed (pip install -e '.[test]')"
+    if sync_playwright is None
+    else None
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if SKIP_REASON is None:
+        return
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
+
+
+# --------------------------------------------------------------------------- the server
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=2) as response:
+        return json.load(response)
+
+
+class Server:
+    """`tertulia serve` as a subprocess on a free port, with its own database."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tmp_path / "server.log"
+        self.command = [
+            sys.executable, "-m", "tertulia", "serve",
+            "--port", str(self.port), "--db", str(tmp_path / "t.db"),
+        ]  # fmt: skip
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+    def start(self) -> None:
+        """Start it and wait until /healthz answers."""
+        with self.log.open("ab") as sink:
+            self.process = subprocess.Popen(
+                self.command, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT
+            )
+        deadline = time.monotonic() + 20
+        while True:
+            if self.process.poll() is not None:
+                pytest.fail(f"the server exited with {self.process.returncode}:\n{self.output()}")
+            try:
+                if _get_json(f"{self.url}/healthz").get("status") == "ok":
+                    return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.process.kill()
+                pytest.fail(f"the server did not answer /healthz in 20 s:\n{self.output()}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """The real server for one test; terminated at the end."""
+    running = Server(tmp_path)
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+# --------------------------------------------------------------------------- the browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One Chromium per test module; each player gets a context of their own.
+
+    Not per session: Playwright's sync API keeps an event loop running while it is started,
+    and the other test folders call asyncio.run(), which refuses to run inside one."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclass
+class Players:
+    """Opens one browser context per player and checks that no page had a script error."""
+
+    browser: Browser
+    server: Server
+    pages: list[Page] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def __call__(self, viewport: dict[str, int] | None = None, locale: str = "en-US") -> Page:
+        context = self.browser.new_context(viewport=viewport or LAPTOP, locale=locale)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        self.pages.append(page)
+        page.goto(self.server.url + "/")
+        return page
+
+    def close(self) -> None:
+        for page in self.pages:
+            page.context.close()
+
+
+@pytest.fixture
+def player(browser: Browser, server: Server) -> Iterator[Callable[..., Page]]:
+    """`player()` opens the home page in a fresh browser context (a new person)."""
+    players = Players(browser, server)
+    try:
+        yield players
+    finally:
+        players.close()
+    assert not players.errors, "script errors in the page:\n" + "\n".join(players.errors)
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

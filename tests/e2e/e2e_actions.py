@@ -1,0 +1,54 @@
+"""What a player does in the browser, for the e2e tests: create, join, read the lobby."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+ROOM_URL = re.compile(r"/r/[A-Z0-9]{4,6}$")
+PHONE = {"width": 360, "height": 640}
+LAPTOP = {"width": 1280, "height": 800}
+
+
+def set_nickname(page: Page, nickname: str) -> None:
+    page.locator("#nickname").fill(nickname)
+
+
+def create_room(page: Page, nickname: str, *, public: bool = False) -> str:
+    """Create a room from the home page; returns its code once the lobby shows it."""
+    set_nickname(page, nickname)
+    page.locator("#game option").first.wait_for(state="attached")
+    if public:
+        page.locator("#visibility-public").check()
+    page.locator("#create-room").click()
+    page.wait_for_url(ROOM_URL)
+    page.locator("#seats").wait_for()
+    return page.url.rsplit("/", 1)[1]
+
+
+def join_room(page: Page, nickname: str, code: str) -> None:
+    """Join by typing the code on the home page (lower case: codes are case-insensitive)."""
+    set_nickname(page, nickname)
+    page.locator("#room-code").fill(code.lower())
+    page.locator("#join-room").click()
+    page.wait_for_url(re.compile(f"/r/{code}$"))
+    page.locator("#seats").wait_for()
+
+
+def seat_names(page: Page) -> list[str]:
+    return page.locator("#seats li .name").all_inner_texts()
+
+
+def my_seat(page: Page) -> tuple[str | None, int]:
+    """This tab's player id and seat index, as the lobby shows them."""
+    seats = page.locator("#seats li")
+    ids = [seats.nth(i).get_attribute("data-player") for i in range(seats.count())]
+    mine = page.locator("#seats li.is-me").get_attribute("data-player")
+    return mine, ids.index(mine)
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

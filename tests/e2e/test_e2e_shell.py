@@ -1,0 +1,233 @@
+"""The browser shell as players meet it: in Chromium, against the real server.
+
+Each test drives one browser context per person and asserts what that person would notice
+on screen: names in the seat list, chat lines, a setting's new value, the lobby after a
+reload, a page without sideways scrolling on a phone, the page in another language.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from e2e_actions import (
+    LAPTOP,
+    PHONE,
+    create_room,
+    join_room,
+    my_seat,
+    no_horizontal_scroll,
+    set_nickname,
+)
+
+expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+
+
+def test_two_players_create_and_join_by_code_and_see_each_other(player):
+    ana, bo = player(), player()
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+
+    expect(ana.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
+    expect(bo.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
+    expect(bo.locator("#seats li", has_text="Ana").locator(".pill.host")).to_be_visible()
+    expect(ana.locator("#seats li", has_text="Bo").locator(".presence")).to_have_text("Online")
+    expect(ana.locator("#share-link")).to_have_value(re.compile(f"/r/{code}$"))
+    expect(ana.locator("img.qr")).to_have_attribute("src", f"/r/{code}/qr.svg")
+
+
+def test_joining_an_unknown_code_says_so_next_to_the_code(player):
+    ana = player()
+    set_nickname(ana, "Ana")
+    ana.locator("#room-code").fill("qqqq")
+    ana.locator("#join-room").click()
+    expect(ana.locator("#join-error")).to_contain_text("no room with that code")
+    ana.locator("#room-code").fill("qqqx")
+    expect(ana.locator("#join-error")).to_be_hidden()
+
+
+def test_players_chat_and_each_sees_the_others_line(player):
+    ana, bo = player(), player()
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+
+    ana.locator("#chat-input").fill("good luck, Bo!")
+    ana.locator("#chat-input").press("Enter")
+    expect(bo.locator("#chat-log .chat-text")).to_have_text(["good luck, Bo!"])
+    expect(ana.locator("#chat-input")).to_have_value("")
+
+    bo.locator("#chat-input").fill("thanks Ana")
+    bo.locator("#chat-send").click()
+    expect(ana.locator("#chat-log .chat-text")).to_have_text(["good luck, Bo!", "thanks Ana"])
+    expect(ana.locator("#chat-log .chat-line").last.locator(".name")).to_have_text("Bo")
+
+
+def test_host_changes_a_setting_and_the_other_player_sees_it(player):
+    ana, bo = player(), player()
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    # Bo is not the host: he sees values, not controls.
+    expect(bo.locator("#setting-guess_mode")).to_have_count(0)
+    guess_mode = bo.locator("[data-field=guess_mode] dd")
+    expect(guess_mode).to_have_text("Everyone at once")
+
+    ana.locator("#setting-guess_mode").select_option("turns")
+    expect(guess_mode).to_have_text("In turns")
+
+    ana.locator("details.advanced summary").click()
+    ana.locator("#setting-goal").fill("15")
+    ana.locator("#setting-goal").press("Enter")
+    bo.locator("details.advanced summary").click()
+    expect(bo.locator("[data-field=goal] dd")).to_have_text("15")
+
+    # A value the server refuses is explained next to the field, and nothing changes.
+    ana.locator("#setting-goal").fill("500")
+    ana.locator("#setting-goal").press("Enter")
+    expect(ana.locator("#setting-goal-error")).to_be_visible()
+    expect(bo.locator("[data-field=goal] dd")).to_have_text("15")
+
+    ana.locator("#restore-defaults").click()
+    expect(bo.locator("[data-field=goal] dd")).to_have_text("25")
+    expect(guess_mode).to_have_text("Everyone at once")
+
+
+def test_a_reloaded_tab_is_back_in_its_seat(player):
+    ana, bo = player(), player()
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    before = my_seat(bo)
+
+    bo.reload()
+    bo.locator("#seats li.is-me").wait_for()
+    assert my_seat(bo) == before
+    expect(bo).to_have_url(re.compile(f"/r/{code}$"))
+    expect(bo.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
+    expect(ana.locator("#seats li", has_text="Bo").locator(".presence")).to_have_text("Online")
+
+
+def test_phone_and_laptop_layouts_have_no_sideways_scrolling(player, artifacts):
+    phone = player(viewport=PHONE)
+    set_nickname(phone, "Ana")
+    phone.locator("#public-rooms li").first.wait_for()
+    assert no_horizontal_scroll(phone), "home scrolls sideways at 360×640"
+    phone.screenshot(path=artifacts / "home-360x640.png", full_page=True)
+
+    code = create_room(phone, "Ana", public=True)
+    phone.locator("[data-field=goal]").wait_for(state="attached")
+    assert no_horizontal_scroll(phone), "lobby scrolls sideways at 360×640"
+    phone.screenshot(path=artifacts / "lobby-360x640.png", full_page=True)
+
+    # On a phone the chat is a drawer behind a button.
+    expect(phone.locator("#chat-input")).to_be_hidden()
+    phone.locator(".chat-toggle").click()
+    expect(phone.locator("#chat-input")).to_be_visible()
+    assert no_horizontal_scroll(phone), "open chat drawer scrolls sideways at 360×640"
+    phone.wait_for_timeout(400)  # the drawer's slide (250 ms)
+    phone.screenshot(path=artifacts / "lobby-chat-360x640.png")
+    phone.locator(".chat-close").click()
+    phone.locator("#theme-toggle").click()
+    expect(phone.locator("#theme-toggle")).to_have_attribute("aria-pressed", "true")
+    phone.wait_for_timeout(400)
+    phone.screenshot(path=artifacts / "lobby-dark-360x640.png")
+
+    laptop = player(viewport=LAPTOP)
+    # The public room is listed on everyone's home page, with its game and players.
+    listed = laptop.locator("#public-rooms li", has_text=code)
+    expect(listed).to_contain_text("Pitacor")
+    expect(listed).to_contain_text("Players: 1/10")
+    laptop.screenshot(path=artifacts / "home-1280x800.png", full_page=True)
+    join_room(laptop, "Bo", code)
+    expect(laptop.locator("#chat-input")).to_be_visible()
+    assert no_horizontal_scroll(laptop)
+    laptop.screenshot(path=artifacts / "lobby-1280x800.png", full_page=True)
+
+
+def test_switching_language_changes_the_page_text(player):
+    ana = player()
+    expect(ana.locator("#nickname-title")).to_have_text("Your nickname")
+    ana.locator("#language").select_option("pl")
+    expect(ana.locator("#nickname-title")).to_have_text("Twój pseudonim")
+    expect(ana.locator("#create-room")).to_have_text("Załóż pokój")
+    assert ana.evaluate("document.documentElement.lang") == "pl"
+
+    ana.reload()  # the choice is remembered
+    expect(ana.locator("#create-room")).to_have_text("Załóż pokój")
+    ana.locator("#language").select_option("pt-BR")
+    expect(ana.locator("#create-room")).to_have_text("Criar sala")
+
+
+def test_the_browser_language_is_used_when_nothing_was_chosen(player):
+    ana = player(locale="es-ES")
+    expect(ana.locator("#create-room")).to_have_text("Crear sala")
+
+
+def test_html_in_a_nickname_or_chat_is_shown_as_text(player):
+    ana, bo = player(), player()
+    code = create_room(ana, "<b>x</b>")
+    join_room(bo, "Bo", code)
+    expect(bo.locator("#seats li .name").first).to_have_text("<b>x</b>")
+    assert bo.locator("#seats b").count() == 0
+
+    ana.locator("#chat-input").fill('<img src=x onerror="document.title=1">hi')
+    ana.locator("#chat-input").press("Enter")
+    expect(bo.locator("#chat-log .chat-text")).to_have_text(
+        ['<img src=x onerror="document.title=1">hi']
+    )
+    assert bo.locator("#chat-log img").count() == 0
+
+
+def test_a_started_match_replaces_the_lobby_with_the_game_area(player, artifacts):
+    ana, bo, cy = player(), player(), player()
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    expect(ana.locator("#start-match")).to_be_disabled()
+    join_room(cy, "Cy", code)
+    expect(ana.locator("#start-match")).to_be_enabled()
+
+    ana.locator("#start-match").click()
+    for page in (ana, bo, cy):
+        expect(page.locator("#scoreboard li")).to_have_count(3)
+        expect(page.locator("#seats")).to_have_count(0)
+        expect(page.locator("#status-line")).not_to_be_empty()
+    # Somebody has something to do, and their status line says it is them.
+    lines = [page.locator("#status-line").inner_text() for page in (ana, bo, cy)]
+    assert any(line.startswith("Your turn") for line in lines), lines
+
+    ana.set_viewport_size(PHONE)
+    ana.wait_for_timeout(400)  # the chat slides into its drawer
+    assert no_horizontal_scroll(ana)
+    ana.screenshot(path=artifacts / "game-generic-360x640.png", full_page=True)
+
+
+def test_the_host_removes_a_player_only_after_confirming(player):
+    ana, bo = player(), player()
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+
+    ana.get_by_role("button", name="Remove Bo").click()
+    ana.get_by_role("dialog").get_by_role("button", name="Cancel").click()
+    expect(ana.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
+
+    ana.get_by_role("button", name="Remove Bo").click()
+    ana.get_by_role("dialog").get_by_role("button", name="Remove").click()
+    expect(ana.locator("#seats li .name")).to_have_text(["Ana"])
+    expect(bo).to_have_url(re.compile(r"/$"))
+    expect(bo.locator(".flash")).to_contain_text("The host removed you from the room.")
+
+
+def test_after_a_server_restart_the_tab_reconnects_and_keeps_what_was_typed(player, server):
+    ana, bo = player(), player()
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    ana.locator("#chat-input").fill("typed while the server was away")
+
+    server.stop()
+    expect(ana.locator("#connection-banner")).to_have_text("Reconnecting…")
+    server.start()
+    expect(ana.locator("#connection-banner")).to_be_hidden(timeout=20_000)
+    expect(bo.locator("#connection-banner")).to_be_hidden(timeout=20_000)
+
+    expect(ana.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
+    expect(ana.locator("#chat-input")).to_have_value("typed while the server was away")
+    ana.locator("#chat-input").press("Enter")
+    expect(bo.locator("#chat-log .chat-text")).to_have_text(["typed while the server was away"])
