@@ -40,11 +40,33 @@ async function fetchStrings(lang) {
   return response.json();
 }
 
+// Each game screen keeps its own strings in i18n/games/<game>/<lang>.json, merged in when the
+// screen loads (and again on every language change), so game screens never share a file.
+const gameParts = new Set();
+
+async function fetchGameStrings(game, lang) {
+  const response = await fetch(`/static/i18n/games/${game}/${lang}.json`);
+  return response.ok ? response.json() : {};
+}
+
+async function withGames(base, lang) {
+  const parts = await Promise.all([...gameParts].map((g) => fetchGameStrings(g, lang)));
+  return Object.assign({}, base, ...parts);
+}
+
+/** Merge the strings of `game` into every language's table (idempotent). */
+export async function loadGameStrings(game) {
+  if (gameParts.has(game)) return;
+  gameParts.add(game);
+  english = Object.assign({}, english, await fetchGameStrings(game, "en"));
+  strings = current === "en" ? english : Object.assign({}, strings, await fetchGameStrings(game, current));
+}
+
 /** Load `lang` (and English as the fallback), remember it, tell the listeners. */
 export async function setLanguage(lang) {
   if (!LANGUAGES.some((l) => l.code === lang)) lang = "en";
-  if (!Object.keys(english).length) english = await fetchStrings("en");
-  strings = lang === "en" ? english : await fetchStrings(lang).catch(() => english);
+  english = await withGames(await fetchStrings("en"), "en");
+  strings = lang === "en" ? english : await withGames(await fetchStrings(lang).catch(() => ({})), lang);
   current = lang;
   plural = new Intl.PluralRules(lang);
   prefs.set("lang", lang);

@@ -9,7 +9,8 @@
 // - `ctx` gives the screen everything it may use:
 //     send(action)          -> Promise: sends {"type": "act", "action": action}; resolves with
 //                              the ack's data, rejects with {code, message, params}
-//     t(key, params)        translate (i18n keys "game.<name>.…"); tError(error) for refusals
+//     t(key, params)        translate (i18n keys "game.<name>.…", kept in the screen's own
+//                           files i18n/games/<name>/<lang>.json); tError(error) for refusals
 //     me                    this tab's public player id
 //     now()                 the server's clock in seconds: count down to view deadlines
 //                           with it, never with a timer started when the push arrived
@@ -24,6 +25,7 @@
 //
 // A game with no module here gets the generic view (status, scoreboard, podium).
 
+import { loadGameStrings } from "../i18n.js";
 import * as generic from "./generic.js";
 
 const SCREENS = {
@@ -35,7 +37,7 @@ export async function screenFor(game) {
   const load = SCREENS[game];
   if (!load) return generic;
   try {
-    const module = await load();
+    const [module] = await Promise.all([load(), loadGameStrings(game)]);
     if (typeof module.mount !== "function") throw new Error(`${game}: no mount()`);
     return module;
   } catch (err) {
