@@ -89,6 +89,13 @@ class Act(ClientMessage, tag="act"):
     action: dict[str, Any]
 
 
+class Check(ClientMessage, tag="check"):
+    """Would this game action be accepted now? Answered by an ack or the refusal it would get;
+    nothing changes and nobody else hears of it (the clue box's live "why not")."""
+
+    action: dict[str, Any]
+
+
 class Chat(ClientMessage, tag="chat"):
     text: str
 
@@ -112,6 +119,7 @@ Incoming = (
     | StartMatch
     | Rematch
     | Act
+    | Check
     | Chat
     | Ping
 )

@@ -112,3 +112,24 @@ def test_the_clue_giver_cannot_chat_until_the_reveal(server):
             raise AssertionError("the giver could chat")
 
     run(go())
+
+
+def test_check_answers_why_a_clue_is_refused_without_changing_anything(server):
+    """The clue box's live "why not": the server's own rules, as a dry run."""
+
+    async def go():
+        clients, _ = await _table(server)
+        giver = _by_id(clients)[clients[0].view["giver"]]
+        await giver.act({"type": "choose_target", "index": 0})
+        version = giver.latest["version"]
+        try:
+            await giver.request("check", action={"type": "give_clue", "text": "reddish"})
+        except Exception as error:
+            assert error.code == "clue.color_name" and error.params["word"] == "reddish"
+        else:
+            raise AssertionError("reddish was allowed")
+        assert await giver.request("check", action={"type": "give_clue", "text": "ocean"}) is None
+        await giver.request("ping")
+        assert giver.latest["version"] == version and giver.view["clues"] == []
+
+    run(go())

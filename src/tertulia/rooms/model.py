@@ -279,20 +279,33 @@ def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
 
 
 def _move(room: RoomModel, r: GameMove) -> list[Event]:
-    if room.status is not Status.PLAYING:
-        raise RuleError("room.no_match", "No match is being played.")
-    if r.seat is not None and room.seat(r.seat) is None:
-        raise RuleError(base.NOT_A_PLAYER, "You are not in this room.")
-    try:
-        action = msgspec.convert(r.action, room.game.Action)
-    except msgspec.ValidationError as error:
-        raise RuleError("action.malformed", str(error), detail=str(error)) from None
-    if r.seat is not None and isinstance(action, base.SYSTEM_ACTIONS):
-        # Timeouts, joins, drops and leaves come from the room alone, whatever the game says.
-        raise RuleError(base.ROOM_ONLY, "Only the room may send this action.")
+    action = decode_move(room, r.seat, r.action)
     room.match, events = room.game.apply(room.match, r.seat, action, r.at)
     _note_end(room)
     return events
+
+
+def check_move(room: RoomModel, seat: str, action: dict[str, Any], at: float) -> None:
+    """Would this game action be accepted now? Raises the refusal; changes nothing.
+
+    The browser asks this while a player types ("not allowed: 'reddish' is a form of a colour
+    name"), so the answer comes from the same rules that will judge the real move."""
+    room.game.apply(room.match, seat, decode_move(room, seat, action), at)
+
+
+def decode_move(room: RoomModel, seat: str | None, raw: dict[str, Any]) -> base.Action:
+    if room.status is not Status.PLAYING:
+        raise RuleError("room.no_match", "No match is being played.")
+    if seat is not None and room.seat(seat) is None:
+        raise RuleError(base.NOT_A_PLAYER, "You are not in this room.")
+    try:
+        action = msgspec.convert(raw, room.game.Action)
+    except msgspec.ValidationError as error:
+        raise RuleError("action.malformed", str(error), detail=str(error)) from None
+    if seat is not None and isinstance(action, base.SYSTEM_ACTIONS):
+        # Timeouts, joins, drops and leaves come from the room alone, whatever the game says.
+        raise RuleError(base.ROOM_ONLY, "Only the room may send this action.")
+    return action
 
 
 def _rematched(room: RoomModel, r: Rematched) -> list[Event]:

@@ -24,6 +24,7 @@ from ..protocol import (
     Act,
     Chat,
     ChatLine,
+    Check,
     ChooseGame,
     ClientMessage,
     Error,
@@ -57,6 +58,7 @@ from .model import (
     RoomModel,
     SettingsChanged,
     Status,
+    check_move,
     fold,
     game_view,
     lobby_view,
@@ -251,8 +253,12 @@ class Room:
         peer, message = item.peer, item.message
         refused: str | None = None
         try:
-            record = self._record_for(peer, message)
-            await self._commit(record, answer=(peer, message.id))
+            if isinstance(message, Check):
+                check_move(self.model, peer.player, message.action, self.clock())
+                peer.send(Ack(message.id))
+            else:
+                record = self._record_for(peer, message)
+                await self._commit(record, answer=(peer, message.id))
         except RuleError as error:
             refused = error.code
             peer.send(Error(message.id, error.code, error.message, error.params))

@@ -28,6 +28,7 @@ log = logging.getLogger("tertulia.session")
 OUTBOX_SIZE = 512  # a client this far behind is too slow to keep; it will reconnect
 _ROOM_MESSAGES = (
     p.Act,
+    p.Check,
     p.Chat,
     p.SetNickname,
     p.LeaveRoom,
