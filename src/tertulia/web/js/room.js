@@ -178,6 +178,8 @@ export function mount(main, app, { code }) {
   function ctxFor() {
     return {
       send: (action) => app.conn.act(action),
+      // Would `action` be accepted now? Resolves, or rejects with the refusal; changes nothing.
+      check: (action) => app.conn.request("check", { action }),
       t,
       tError,
       me: app.conn.player,

@@ -9,6 +9,9 @@
 // - `ctx` gives the screen everything it may use:
 //     send(action)          -> Promise: sends {"type": "act", "action": action}; resolves with
 //                              the ack's data, rejects with {code, message, params}
+//     check(action)         -> Promise: asks whether `action` would be accepted now (a dry run
+//                              on the server: resolves, or rejects with the refusal); for live
+//                              "why not" hints while the player types
 //     t(key, params)        translate (i18n keys "game.<name>.…", kept in the screen's own
 //                           files i18n/games/<name>/<lang>.json); tError(error) for refusals
 //     me                    this tab's public player id
