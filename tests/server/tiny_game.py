@@ -30,7 +30,7 @@ class Add(base.Action, tag="add"):
     amount: int
 
 
-Action = Add | base.Timeout | base.Join | base.Drop | base.Return | base.Leave
+Action = Add | base.Timeout | base.Join | base.Drop | base.Return | base.Leave | base.Host
 
 
 class State(msgspec.Struct):

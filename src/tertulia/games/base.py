@@ -101,7 +101,14 @@ class Leave(Action, tag="leave"):
     player: str
 
 
-SYSTEM_ACTIONS: tuple[type[Action], ...] = (Timeout, Join, Drop, Return, Leave)
+class Host(Action, tag="host"):
+    """Who hosts the room now (sent at the start and whenever hosting passes on). Games that
+    let the host decide something during a match use it; the others ignore it."""
+
+    player: str | None
+
+
+SYSTEM_ACTIONS: tuple[type[Action], ...] = (Timeout, Join, Drop, Return, Leave, Host)
 
 
 # --------------------------------------------------------------------------- events, outcome

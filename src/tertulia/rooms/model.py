@@ -206,6 +206,9 @@ def _left(room: RoomModel, r: Left | Kicked) -> list[Event]:
     room.seats.remove(seat)
     if room.host == r.player:  # "host hand-over when the host leaves"
         room.host = next((s.player for s in room.seats if not s.spectator), None)
+        if room.status is Status.PLAYING:
+            room.match, more = room.game.apply(room.match, None, base.Host(room.host), r.at)
+            events = [*events, *more]
     return [*events, Event("room.left", {"player": r.player, "host": room.host})]
 
 
@@ -275,6 +278,7 @@ def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
     for seat in room.players():  # the game starts with everyone here; tell it who is away
         if not seat.online:
             room.match, _ = room.game.apply(room.match, None, base.Drop(seat.player), r.at)
+    room.match, _ = room.game.apply(room.match, None, base.Host(room.host), r.at)
     return [Event("room.started", {"game": room.game.NAME})]
 
 

@@ -452,6 +452,10 @@ def outcome(state: State) -> Outcome | None:
     return state.outcome
 
 
+def host(state: State, seat: None, action: base.Host, now: float, events) -> None:
+    """Haiclue lets the host decide nothing during a match."""
+
+
 _HANDLERS = {
     SubmitClue: submit_clue,
     Guess: guess,
@@ -461,4 +465,5 @@ _HANDLERS = {
     Drop: drop,
     Return: return_,
     Leave: leave,
+    base.Host: host,
 }

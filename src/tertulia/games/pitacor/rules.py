@@ -338,19 +338,8 @@ def outcome(state: State) -> Outcome | None:
     return state.outcome
 
 
-_HANDLERS = {
-    ChooseTarget: choose_target,
-    GiveClue: give_clue,
-    PassClue: pass_clue,
-    SelectCell: select_cell,
-    Confirm: confirm,
-    NextRound: next_round,
-    Timeout: timeout,
-    Join: join,
-    Drop: drop,
-    Return: return_,
-    Leave: leave,
-}
+def host(state: State, seat: None, action: base.Host, now: float, events) -> None:
+    """Pitacor lets the host decide nothing during a match."""
 
 
 _HANDLERS = {
@@ -365,4 +354,5 @@ _HANDLERS = {
     Drop: drop,
     Return: return_,
     Leave: leave,
+    base.Host: host,
 }

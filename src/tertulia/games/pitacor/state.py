@@ -10,7 +10,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Drop, Join, Leave, Outcome, Return, Rng, Timeout
+from ..base import Action, Drop, Host, Join, Leave, Outcome, Return, Rng, Timeout
 from .settings import Settings
 
 
@@ -90,6 +90,7 @@ PitacorAction = (
     | Drop
     | Return
     | Leave
+    | Host
 )
 
 
