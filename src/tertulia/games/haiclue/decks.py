@@ -29,7 +29,7 @@ def load(language: str) -> tuple[Tile, ...]:
     """Every tile of the deck in ``language`` (one of ``LANGUAGES``), in file order."""
     if language not in LANGUAGES:
         raise ValueError(f"expected one of {LANGUAGES}, got {language!r}")
-    text = resources.files(__package__).joinpath("decks", f"{language}.txt").read_text("utf-8")
+    text = (resources.files(__package__) / "decks" / f"{language}.txt").read_text("utf-8")
     tiles: list[Tile] = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()

@@ -21,7 +21,7 @@ class Category(msgspec.Struct, frozen=True):
 def load(language: str) -> tuple[Category, ...]:
     if language not in LANGUAGES:
         raise ValueError(f"expected one of {LANGUAGES}, got {language!r}")
-    path = resources.files(__package__).joinpath("categories", f"{language}.txt")
+    path = resources.files(__package__) / "categories" / f"{language}.txt"
     found: list[Category] = []
     for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
         if not line.strip() or line.startswith("#"):

@@ -1,0 +1,527 @@
+"""Pintó's rules as a pure state machine (rules: ``shared/rules/pinto.txt``).
+
+Each round: the category is revealed; then every player, at their own pace, writes a secret
+title, draws it, reveals the drawing and interprets every other revealed drawing (CREATE).
+When everybody has finished, the drawings are judged one artist at a time, clockwise (JUDGE):
+the interpretations and the title are shown, the server pre-marks each interpretation, the
+artist confirms or flips the marks, and the drawing is scored. Online choices are explained
+in ``docs/games/pinto.md``.
+"""
+
+from __future__ import annotations
+
+from ...text.normalize import tidy
+from ...text.profanity import is_profane
+from .. import base
+from ..base import Event, Outcome, Player, Rng, RuleError
+from . import categories, judging
+from .drawing import check_drawing
+from .settings import FirstArtist, Matching, Settings
+from .state import (
+    Clock,
+    ConfirmMarks,
+    FlagDrawing,
+    Interpret,
+    Judge,
+    Judgement,
+    Phase,
+    RevealDrawing,
+    SetTitle,
+    State,
+    VoidDrawing,
+    Work,
+)
+from .state import Player as Seat
+
+NAME = "pinto"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+TEXT_MAX = 60
+MAX_FRAME_BYTES = 512 * 1024  # a drawing travels in one message
+
+PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
+    Phase.CREATE: frozenset({SetTitle, RevealDrawing, Interpret, FlagDrawing, VoidDrawing}),
+    Phase.JUDGE: frozenset({Judge, ConfirmMarks, FlagDrawing, VoidDrawing}),
+    Phase.ENDED: frozenset(),
+}
+
+
+# ---------------------------------------------------------------------------- start
+
+
+def start(
+    settings: Settings, players: list[Player], seed: int, now: float, *, public: bool = False
+) -> State:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RuleError(
+            "match.player_count",
+            f"Pintó needs {MIN_PLAYERS} to {MAX_PLAYERS} players.",
+            min=MIN_PLAYERS,
+            max=MAX_PLAYERS,
+            count=len(players),
+        )
+    rng = Rng.from_seed(seed)
+    state = State(
+        settings=settings,
+        rng=rng,
+        players=[Seat(p.id, p.nickname) for p in players],
+        deck=[],
+        category="",
+        category_forms=[],
+        public=public,
+    )
+    begin_round(state, now, [])
+    return state
+
+
+def _deck(state: State) -> list[str]:
+    """ "Shuffle the category deck": ours in the match's language plus the host's own."""
+    names = [c.name for c in categories.load(state.settings.language.value)]
+    names += [tidy(c) for c in state.settings.custom_categories if tidy(c)]
+    state.rng.shuffle(names)
+    return names
+
+
+def _forms(state: State, name: str) -> list[str]:
+    for category in categories.load(state.settings.language.value):
+        if category.name == name:
+            return list(category.forms)
+    return list(categories.custom(name).forms)
+
+
+# ---------------------------------------------------------------------------- apply
+
+
+def apply(
+    state: State, seat: str | None, action: base.Action, now: float
+) -> tuple[State, list[Event]]:
+    _check_allowed(state, seat, action, now)
+    new = base.clone(state)
+    events: list[Event] = []
+    _HANDLERS[type(action)](new, seat, action, now, events)
+    return new, events
+
+
+def _check_allowed(state: State, seat: str | None, action: base.Action, now: float) -> None:
+    if isinstance(action, base.SYSTEM_ACTIONS):
+        if seat is not None:
+            raise RuleError(base.ROOM_ONLY, "Only the room may send this action.")
+        if isinstance(action, base.Timeout) and (state.deadline is None or now < state.deadline):
+            raise RuleError(base.EARLY_TIMEOUT, "Nothing has timed out yet.")
+        return
+    if type(action) not in _HANDLERS:
+        raise RuleError("action.unknown", "Pintó has no such action.")
+    if state.phase is Phase.ENDED:
+        raise RuleError(base.MATCH_OVER, "The match is over.")
+    player = find(state, seat)
+    if player is None or player.left:
+        raise RuleError(base.NOT_A_PLAYER, "You are not playing in this match.")
+    if type(action) not in PHASE_ACTIONS[state.phase]:
+        raise RuleError(base.WRONG_PHASE, "That can't be done now.", phase=state.phase.value)
+
+
+# ---------------------------------------------------------------------------- B) Let's do this!
+
+
+def set_title(state: State, seat: str, action: SetTitle, now: float, events) -> None:
+    """ "write what you will draw ... You cannot use the name of the category." """
+    work = _my_work(state, seat)
+    if work.drawing is not None:
+        raise RuleError("title.locked", "Your drawing is revealed: its title is final.")
+    title = tidy(action.text)
+    if not title:
+        raise RuleError("title.empty", "Write what you will draw.")
+    if len(title) > TEXT_MAX:
+        raise RuleError("title.too_long", "That title is too long.", max=TEXT_MAX)
+    word = judging.uses_category(title, tuple(state.category_forms), state.settings.language.value)
+    if word is not None:
+        raise RuleError(
+            "title.category_name",
+            f"'{word}' is the category's name.",
+            word=word,
+            category=state.category,
+        )
+    if state.public and any(is_profane(w) for w in title.split()):
+        raise RuleError("title.profanity", "Please keep it friendly.")
+    first = work.title is None
+    work.title = title
+    if first:
+        events.append(Event("title.written", {"seat": seat}))
+
+
+def reveal_drawing(state: State, seat: str, action: RevealDrawing, now: float, events) -> None:
+    """ "When you finish your drawing, reveal it ... Once revealed, you cannot modify it." """
+    work = _my_work(state, seat)
+    if work.drawing is not None:
+        raise RuleError("drawing.locked", "A revealed drawing can't be changed.")
+    if work.title is None:
+        raise RuleError("drawing.no_title", "Write your title first: it stays secret.")
+    check_drawing(action.strokes)
+    work.drawing = list(action.strokes)
+    events.append(Event("drawing.revealed", {"seat": seat}))
+    _finish_creating_if_done(state, now, events)
+
+
+def interpret(state: State, seat: str, action: Interpret, now: float, events) -> None:
+    """ "Complete your screen's chart with ... your interpretation of their drawing. You can
+    leave empty spaces." """
+    work = _my_work(state, seat)
+    if action.artist == seat:
+        raise RuleError("interpret.own", "That's your own drawing.")
+    if action.artist not in state.round_players:
+        raise RuleError("interpret.unknown_artist", "No such drawing this round.")
+    if work.drawing is None:
+        # "Each player does phase B's steps in order": title, drawing, then interpretations.
+        raise RuleError("interpret.reveal_first", "Reveal your own drawing first.")
+    if state.works[action.artist].drawing is None:
+        raise RuleError("interpret.not_revealed", "That drawing isn't revealed yet.")
+    text = tidy(action.text)
+    if len(text) > TEXT_MAX:
+        raise RuleError("interpret.too_long", "That's too long.", max=TEXT_MAX)
+    work.interpretations[action.artist] = text
+    _finish_creating_if_done(state, now, events)
+
+
+def is_done(state: State, seat: str) -> bool:
+    """Finished phase B: drawing revealed and every other drawing interpreted (or its artist
+    gone without revealing)."""
+    work = state.works[seat]
+    if work.drawing is None:
+        return False
+    for other in state.round_players:
+        if other == seat:
+            continue
+        if state.works[other].drawing is not None:
+            if other not in work.interpretations:
+                return False
+        elif _present(state, other):
+            return False  # still waiting for that drawing
+    return True
+
+
+def _finish_creating_if_done(state: State, now: float, events: list[Event]) -> None:
+    """ "Once everyone has finished phase B" — everyone who is here."""
+    if state.phase is Phase.CREATE and all(
+        is_done(state, p) for p in state.round_players if _present(state, p)
+    ):
+        begin_judging(state, now, events)
+
+
+# ---------------------------------------------------------------------------- flags
+
+
+def flag_drawing(state: State, seat: str, action: FlagDrawing, now: float, events) -> None:
+    work = _revealed_work(state, action.artist)
+    if action.artist == seat:
+        raise RuleError("flag.own", "That's your own drawing.")
+    if seat not in work.flags:
+        work.flags.append(seat)
+        events.append(Event("drawing.flagged", {"artist": action.artist}))
+
+
+def void_drawing(state: State, seat: str, action: VoidDrawing, now: float, events) -> None:
+    """The host voids a flagged drawing; nobody scores on it."""
+    if seat != state.host:
+        raise RuleError("room.host_only", "Only the host can do that.")
+    work = _revealed_work(state, action.artist)
+    if not work.flags:
+        raise RuleError("drawing.not_flagged", "Nobody has flagged that drawing.")
+    if any(j.artist == action.artist and j.done for j in state.judgements):
+        raise RuleError("drawing.already_scored", "That drawing is already scored.")
+    work.void = True
+    events.append(Event("drawing.voided", {"artist": action.artist}))
+    judgement = current(state)
+    if judgement is not None and judgement.artist == action.artist:
+        judgement.done = True  # scored as nothing: "nobody scores on a void drawing"
+        next_artist(state, now, events)
+
+
+def _revealed_work(state: State, artist: str) -> Work:
+    work = state.works.get(artist)
+    if work is None or work.drawing is None:
+        raise RuleError("drawing.unknown", "No such revealed drawing.")
+    return work
+
+
+# ---------------------------------------------------------------------------- C) Interpretation
+
+
+def begin_judging(state: State, now: float, events: list[Event]) -> None:
+    """ "choose who starts being the artist" then clockwise."""
+    order = [p for p in state.round_players if state.works[p].drawing is not None]
+    if order and state.settings.first_artist is FirstArtist.RANDOM:
+        first = state.rng.below(len(order))
+        order = order[first:] + order[:first]
+    state.phase = Phase.JUDGE
+    state.artists = order
+    state.judging = -1
+    state.judgements = []
+    events.append(Event("judging.started", {"order": list(order)}))
+    next_artist(state, now, events)
+
+
+def next_artist(state: State, now: float, events: list[Event]) -> None:
+    state.judging += 1
+    while state.judging < len(state.artists) and state.works[state.artists[state.judging]].void:
+        state.judging += 1
+    if state.judging >= len(state.artists):
+        end_round(state, now, events)
+        return
+    artist = state.artists[state.judging]
+    at = state.round_players.index(artist)
+    clockwise = state.round_players[at + 1 :] + state.round_players[:at]
+    opponents = [p for p in clockwise if not _has_left(state, p)]
+    title = state.works[artist].title or ""
+    language = state.settings.language.value
+    perfect = state.settings.matching is Matching.PERFECT
+    marks = {
+        seat: judging.premark(
+            title, state.works[seat].interpretations.get(artist, ""), language, perfect
+        )
+        for seat in opponents
+    }
+    state.judgements.append(Judgement(artist, opponents, marks))
+    events.append(Event("artist.up", {"artist": artist, "title": title}))
+    set_clock(state, Clock.JUDGING, state.settings.judging_seconds, now)
+
+
+def judge(state: State, seat: str, action: Judge, now: float, events) -> None:
+    """The artist confirms or flips the server's mark on one interpretation."""
+    judgement = _require_judge(state, seat)
+    if action.seat not in judgement.marks:
+        raise RuleError("judge.unknown_seat", "No such interpretation.")
+    judgement.marks[action.seat] = judging.Mark(action.right, "artist")
+
+
+def confirm_marks(state: State, seat: str, action: ConfirmMarks, now: float, events) -> None:
+    _require_judge(state, seat)
+    score_current(state, now, events)
+
+
+def _require_judge(state: State, seat: str) -> Judgement:
+    """The artist judges; "the host decides if the artist is gone"."""
+    judgement = current(state)
+    if judgement is None:
+        raise RuleError(base.WRONG_PHASE, "Nothing is being judged.")
+    artist_here = _present(state, judgement.artist)
+    if seat != judgement.artist and not (seat == state.host and not artist_here):
+        raise RuleError("judge.not_artist", "The artist judges the interpretations.")
+    return judgement
+
+
+def score_current(state: State, now: float, events: list[Event]) -> None:
+    judgement = current(state)
+    assert judgement is not None
+    judgement.points = drawing_points(judgement.artist, judgement.marks)
+    judgement.done = True
+    for player in state.players:
+        player.score += judgement.points.get(player.id, 0)
+    events.append(
+        Event("drawing.scored", {"artist": judgement.artist, "points": dict(judgement.points)})
+    )
+    next_artist(state, now, events)
+
+
+def drawing_points(artist: str, marks: dict[str, judging.Mark]) -> dict[str, int]:
+    """ "If SOME guessed right, the artist and those who guessed right gain 1 point for each
+    player who didn't guess right. If EVERYONE guessed right, those who guessed right gain 1
+    point each and the artist gains nothing. If NO ONE guessed right, ... the artist loses 1
+    point." """
+    right = [seat for seat, mark in marks.items() if mark.right]
+    wrong = len(marks) - len(right)
+    if not right:
+        return {artist: -1}
+    if not wrong:
+        return {seat: 1 for seat in right}
+    return {artist: wrong, **{seat: wrong for seat in right}}
+
+
+def end_round(state: State, now: float, events: list[Event]) -> None:
+    """ "The round ends once all drawings have been evaluated." """
+    gained = {p: 0 for p in (pl.id for pl in state.players)}
+    for judgement in state.judgements:
+        for seat, points in judgement.points.items():
+            gained[seat] += points
+    for player in state.players:
+        player.round_scores.append(gained[player.id])
+    state.history.append(state.judgements)
+    events.append(Event("round.ended", {"round": state.round, "points": gained}))
+    if state.round >= state.settings.rounds:
+        end_match(state, "rounds_played", events)
+        return
+    state.round += 1
+    begin_round(state, now, events)
+
+
+def begin_round(state: State, now: float, events: list[Event]) -> None:
+    """ "Reveal the card from the top of the deck ... the category for this round." """
+    if not state.deck:
+        state.deck = _deck(state)
+    state.category = state.deck.pop(0)
+    state.category_forms = _forms(state, state.category)
+    state.phase = Phase.CREATE
+    state.round_players = [p.id for p in state.players if not p.left]
+    state.works = {seat: Work() for seat in state.round_players}
+    state.artists, state.judgements, state.judging = [], [], 0
+    events.append(Event("round.started", {"round": state.round, "category": state.category}))
+    set_clock(state, Clock.DRAWING, state.settings.drawing_seconds, now)
+
+
+def end_match(state: State, reason: str, events: list[Event]) -> None:
+    """ "Whoever has the most points wins ... In case of a tie, the player who gained the most
+    points in a single round wins. If the tie persists, victory is shared." """
+    state.phase = Phase.ENDED
+    set_clock(state, Clock.NONE, 0, 0.0)
+    state.end_reason = reason
+    state.outcome = Outcome(ranking=ranking(state), reason=reason)
+    winners = [p.seat for p in state.outcome.ranking if p.winner]
+    events.append(Event("match.ended", {"reason": reason, "winners": winners}))
+
+
+def ranking(state: State) -> list[base.Placing]:
+    def best(player: Seat) -> int:
+        return max(player.round_scores, default=0)
+
+    rows = sorted(state.players, key=lambda p: (-p.score, -best(p)))
+    placings: list[base.Placing] = []
+    for index, player in enumerate(rows):
+        tied = index > 0 and (rows[index - 1].score, best(rows[index - 1])) == (
+            player.score,
+            best(player),
+        )
+        place = placings[-1].place if tied else index + 1
+        placings.append(base.Placing(player.id, player.nickname, player.score, place, place == 1))
+    return placings
+
+
+# ---------------------------------------------------------------------------- clocks, seats
+
+
+def set_clock(state: State, clock: Clock, seconds: float, now: float) -> None:
+    state.clock = clock if seconds else Clock.NONE
+    state.deadline = now + seconds if seconds else None
+
+
+def deadline(state: State) -> float | None:
+    return state.deadline
+
+
+def timeout(state: State, seat: None, action: base.Timeout, now: float, events) -> None:
+    """Drawing time is up: on to judging (drawings not revealed are out of this round).
+    Judging time is up: the marks stand as they are."""
+    events.append(Event("clock.expired", {"clock": state.clock.value}))
+    if state.phase is Phase.CREATE:
+        begin_judging(state, now, events)
+    elif state.phase is Phase.JUDGE:
+        score_current(state, now, events)
+
+
+def join(state: State, seat: None, action: base.Join, now: float, events) -> None:
+    """A newcomer plays from the next round, with 0 points."""
+    if state.phase is Phase.ENDED:
+        raise RuleError(base.MATCH_OVER, "The match is over; join the rematch.")
+    existing = find(state, action.player)
+    if existing is not None and not existing.left:
+        raise RuleError(base.ALREADY_SEATED, "You are already in this match.")
+    if sum(1 for p in state.players if not p.left) >= MAX_PLAYERS:
+        raise RuleError(base.MATCH_FULL, "This match is full.", max=MAX_PLAYERS)
+    if existing is None:
+        state.players.append(
+            Seat(action.player, action.nickname, round_scores=[0] * (state.round - 1))
+        )
+    else:
+        existing.left, existing.online = False, True
+    events.append(Event("player.joined", {"seat": action.player, "plays_from": state.round + 1}))
+
+
+def drop(state: State, seat: None, action: base.Drop, now: float, events) -> None:
+    _known(state, action.player).online = False
+    events.append(Event("player.dropped", {"seat": action.player}))
+    _finish_creating_if_done(state, now, events)
+
+
+def return_(state: State, seat: None, action: base.Return, now: float, events) -> None:
+    _known(state, action.player).online = True
+    events.append(Event("player.returned", {"seat": action.player}))
+
+
+def leave(state: State, seat: None, action: base.Leave, now: float, events) -> None:
+    player = _known(state, action.player)
+    if player.left:
+        return
+    player.left, player.online = True, False
+    events.append(Event("player.left", {"seat": action.player}))
+    if state.phase is Phase.ENDED:
+        return
+    if sum(1 for p in state.players if not p.left) < MIN_PLAYERS:
+        end_match(state, "too_few_players", events)
+        return
+    _finish_creating_if_done(state, now, events)
+
+
+def host(state: State, seat: None, action: base.Host, now: float, events) -> None:
+    state.host = action.player
+
+
+# ---------------------------------------------------------------------------- queries
+
+
+def find(state: State, seat: str | None) -> Seat | None:
+    return next((p for p in state.players if p.id == seat), None)
+
+
+def _known(state: State, seat: str) -> Seat:
+    player = find(state, seat)
+    if player is None:
+        raise RuleError(base.UNKNOWN_SEAT, "No such player in this match.", seat=seat)
+    return player
+
+
+def _my_work(state: State, seat: str) -> Work:
+    if seat not in state.works:
+        raise RuleError("seat.next_round", "You play from the next round.")
+    return state.works[seat]
+
+
+def _present(state: State, seat: str) -> bool:
+    player = find(state, seat)
+    return player is not None and player.online and not player.left
+
+
+def _has_left(state: State, seat: str) -> bool:
+    player = find(state, seat)
+    return player is None or player.left
+
+
+def current(state: State) -> Judgement | None:
+    """The drawing being judged now, if any."""
+    if state.phase is Phase.JUDGE and state.judgements and not state.judgements[-1].done:
+        return state.judgements[-1]
+    return None
+
+
+def may_chat(state: State, seat: str) -> bool:
+    """Titles are secret until judged, but the table may talk: the rulebook never silences
+    anyone, and a spoken title would only spoil the speaker's own points."""
+    return True
+
+
+def outcome(state: State) -> Outcome | None:
+    return state.outcome
+
+
+_HANDLERS = {
+    SetTitle: set_title,
+    RevealDrawing: reveal_drawing,
+    Interpret: interpret,
+    FlagDrawing: flag_drawing,
+    VoidDrawing: void_drawing,
+    Judge: judge,
+    ConfirmMarks: confirm_marks,
+    base.Timeout: timeout,
+    base.Join: join,
+    base.Drop: drop,
+    base.Return: return_,
+    base.Leave: leave,
+    base.Host: host,
+}

@@ -1,0 +1,140 @@
+"""What a Pintó match remembers, and the actions players send."""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from ..base import Action, Drop, Host, Join, Leave, Outcome, Return, Rng, Timeout
+from .drawing import Stroke
+from .judging import Mark
+from .settings import Settings
+
+
+class Phase(enum.Enum):
+    CREATE = "create"  # B) "Let's do this!": title, draw, reveal, interpret, each at their pace
+    JUDGE = "judge"  # C) Interpretation: one artist at a time
+    ENDED = "ended"
+
+
+class Clock(enum.Enum):
+    NONE = "none"
+    DRAWING = "drawing"
+    JUDGING = "judging"
+
+
+# ---------------------------------------------------------------------------- actions
+
+
+class SetTitle(Action, tag="set_title"):
+    """What you will draw, kept secret ("don't show this to anyone"); changeable until you
+    reveal your drawing."""
+
+    text: str
+
+
+class RevealDrawing(Action, tag="reveal_drawing"):
+    strokes: list[Stroke]
+
+
+class Interpret(Action, tag="interpret"):
+    """Your reading of ``artist``'s drawing; "" leaves it blank (counted as wrong)."""
+
+    artist: str
+    text: str
+
+
+class FlagDrawing(Action, tag="flag_drawing"):
+    """ "You cannot draw letters, numbers, or math or linguistic symbols." """
+
+    artist: str
+
+
+class VoidDrawing(Action, tag="void_drawing"):
+    """The host voids a flagged drawing: nobody scores on it."""
+
+    artist: str
+
+
+class Judge(Action, tag="judge"):
+    """The artist (or the host, if the artist is gone) sets one interpretation's mark."""
+
+    seat: str
+    right: bool
+
+
+class ConfirmMarks(Action, tag="confirm_marks"):
+    """The marks are final: score this drawing."""
+
+
+PintoAction = (
+    SetTitle
+    | RevealDrawing
+    | Interpret
+    | FlagDrawing
+    | VoidDrawing
+    | Judge
+    | ConfirmMarks
+    | Timeout
+    | Join
+    | Drop
+    | Return
+    | Leave
+    | Host
+)
+
+
+# ---------------------------------------------------------------------------- state
+
+
+class Player(msgspec.Struct):
+    id: str
+    nickname: str
+    score: int = 0
+    online: bool = True
+    left: bool = False
+    round_scores: list[int] = []  # points won in each round, for the tie-break
+
+
+class Work(msgspec.Struct):
+    """One player's screen in this round: title, drawing, and their interpretations."""
+
+    title: str | None = None
+    drawing: list[Stroke] | None = None  # set once revealed, locked from then on
+    interpretations: dict[str, str] = {}  # artist → text ("" is blank)
+    flags: list[str] = []  # who flagged this drawing
+    void: bool = False
+
+
+class Judgement(msgspec.Struct):
+    """The interpretation phase for one artist: the marks, pre-set by the server."""
+
+    artist: str
+    order: list[str]  # the opponents, clockwise from the artist
+    marks: dict[str, Mark]
+    points: dict[str, int] = {}
+    done: bool = False
+
+
+class State(msgspec.Struct):
+    settings: Settings
+    rng: Rng
+    players: list[Player]  # seat order = clockwise
+    deck: list[str]  # category names still to come, top first
+    category: str
+    category_forms: list[str]
+    public: bool = False
+    phase: Phase = Phase.CREATE
+    round: int = 1
+    host: str | None = None
+    works: dict[str, Work] = {}
+    round_players: list[str] = []  # who plays this round (joined before it started)
+    artists: list[str] = []  # judging order this round
+    judging: int = 0  # index into artists
+    judgements: list[Judgement] = []  # this round's, in order
+    history: list[list[Judgement]] = []
+    clock: Clock = Clock.NONE
+    deadline: float | None = None
+    end_reason: str = ""
+    outcome: Outcome | None = None

@@ -1,0 +1,137 @@
+"""What one seat may see of a Pintó match.
+
+- A title stays on its author's screen until its drawing is judged.
+- A drawing is seen by everyone once revealed (and by its artist while drawing, on their own
+  device: the server never has a drawing before it is revealed).
+- Interpretations of a drawing are seen only when it is judged (each author sees their own).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules import current, find, is_done, may_chat
+from .state import Judgement, Phase, State
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    me = find(state, seat)
+    playing = me is not None and not me.left and seat in state.works
+    mine = state.works.get(seat) if playing else None
+    judged = {j.artist for j in state.judgements}
+    return {
+        "game": "pinto",
+        "phase": state.phase.value,
+        "round": state.round,
+        "rounds": state.settings.rounds,
+        "category": state.category,
+        "players": [_player(state, p.id) for p in state.players],
+        "my_title": mine.title if mine else None,
+        "my_interpretations": dict(mine.interpretations) if mine else {},
+        "drawings": {
+            artist: {
+                "strokes": [_stroke(s) for s in work.drawing],
+                "flags": list(work.flags),
+                "void": work.void,
+            }
+            for artist, work in state.works.items()
+            if work.drawing is not None
+        },
+        "judging": _judgement(state, current(state)) if current(state) else None,
+        "judged": [_judgement(state, j) for j in state.judgements if j.done],
+        "titles": {a: state.works[a].title for a in judged},
+        "last_round": [_judgement(state, j, round_over=True) for j in state.history[-1]]
+        if state.history
+        else [],
+        "host": state.host,
+        "clock": state.clock.value,
+        "deadline": state.deadline,
+        "ranking": [
+            {
+                "seat": p.seat,
+                "nickname": p.nickname,
+                "score": p.score,
+                "place": p.place,
+                "winner": p.winner,
+                "best_round": max(find(state, p.seat).round_scores, default=0),
+            }
+            for p in state.outcome.ranking
+        ]
+        if state.outcome
+        else None,
+        "end_reason": state.end_reason or None,
+        "you": _you(state, seat, playing),
+    }
+
+
+def _player(state: State, seat: str) -> dict[str, Any]:
+    player = find(state, seat)
+    work = state.works.get(seat)
+    others = [p for p in state.round_players if p != seat]
+    progress = None
+    if work is not None:
+        progress = {
+            "titled": work.title is not None,
+            "revealed": work.drawing is not None,
+            "interpreted": sum(1 for p in others if p in work.interpretations),
+            "of": len(others),
+            "done": is_done(state, seat),
+        }
+    return {
+        "id": player.id,
+        "nickname": player.nickname,
+        "score": player.score,
+        "online": player.online,
+        "left": player.left,
+        "round_scores": list(player.round_scores),
+        "progress": progress,
+    }
+
+
+def _stroke(stroke) -> dict[str, Any]:
+    return {"colour": stroke.colour, "size": stroke.size, "points": stroke.points}
+
+
+def _judgement(state: State, judgement: Judgement, round_over: bool = False) -> dict[str, Any]:
+    works = state.works if not round_over else {}
+    title = works[judgement.artist].title if judgement.artist in works else None
+    return {
+        "artist": judgement.artist,
+        "title": title,
+        "order": list(judgement.order),
+        "interpretations": {
+            seat: works[seat].interpretations.get(judgement.artist, "")
+            for seat in judgement.order
+            if seat in works
+        },
+        "marks": {
+            seat: {"right": m.right, "reason": m.reason} for seat, m in judgement.marks.items()
+        },
+        "points": dict(judgement.points),
+        "done": judgement.done,
+    }
+
+
+def _you(state: State, seat: str | None, playing: bool) -> dict[str, Any]:
+    if not playing:
+        waiting = find(state, seat) is not None
+        return {
+            "seat": seat,
+            "role": "waiting" if waiting else "spectator",
+            "may_chat": True,
+            "to_do": None,
+        }
+    work = state.works[seat]
+    to_do = None
+    if state.phase is Phase.CREATE:
+        if work.title is None:
+            to_do = "write_title"
+        elif work.drawing is None:
+            to_do = "draw"
+        elif not is_done(state, seat):
+            to_do = "interpret"
+    elif state.phase is Phase.JUDGE:
+        judgement = current(state)
+        if judgement is not None and judgement.artist == seat:
+            to_do = "judge"
+    return {"seat": seat, "role": "player", "may_chat": may_chat(state, seat), "to_do": to_do}

@@ -1,0 +1,83 @@
+"""A Pintó match for tests: a clock, and moves named as at the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tertulia.games import base
+from tertulia.games.base import Host, Player, Timeout
+from tertulia.games.pinto import rules
+from tertulia.games.pinto.drawing import Stroke
+from tertulia.games.pinto.settings import Settings
+from tertulia.games.pinto.state import (
+    ConfirmMarks,
+    Interpret,
+    Judge,
+    Phase,
+    RevealDrawing,
+    SetTitle,
+    State,
+)
+
+NAMES = ["Lucas", "Ana", "Nico", "Eva", "Bo", "Cy", "Di", "Ed"]
+DOODLE = [Stroke("#1d1d1f", 5, [100, 100, 500, 500, 900, 100])]
+
+
+class Match:
+    def __init__(self, count: int = 4, seed: int = 1, host: str = "p1", **settings: Any):
+        self.settings = Settings(**settings)
+        self.players = [Player(f"p{i + 1}", NAMES[i]) for i in range(count)]
+        self.seed = seed
+        self.now = 100.0
+        self.state: State = rules.start(self.settings, self.players, seed, self.now)
+        self.log: list[tuple[str | None, base.Action, float]] = []
+        self.act(None, Host(host))
+
+    def act(self, seat, action):
+        self.state, events = rules.apply(self.state, seat, action, self.now)
+        self.log.append((seat, action, self.now))
+        return events
+
+    def timeout(self) -> None:
+        assert self.state.deadline is not None
+        self.now = max(self.now, self.state.deadline)
+        self.act(None, Timeout())
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def ids(self) -> list[str]:
+        return list(self.state.round_players)
+
+    def draw(self, seat: str, title: str) -> None:
+        self.act(seat, SetTitle(title))
+        self.act(seat, RevealDrawing(DOODLE))
+
+    def create(self, titles: dict[str, str], readings: dict[tuple[str, str], str]) -> None:
+        """Everyone titles and draws, then interprets (``(reader, artist) → text``, else blank)."""
+        for seat, title in titles.items():
+            self.draw(seat, title)
+        for reader in titles:
+            for artist in titles:
+                if reader != artist and self.phase is Phase.CREATE:
+                    self.act(reader, Interpret(artist, readings.get((reader, artist), "")))
+
+    def judge_all(self, flips: dict[tuple[str, str], bool] | None = None) -> None:
+        """Each artist in turn: flip the given marks ``(artist, reader) → right``, confirm."""
+        while self.phase is Phase.JUDGE:
+            judgement = rules.current(self.state)
+            for (artist, reader), right in (flips or {}).items():
+                if artist == judgement.artist:
+                    self.act(artist, Judge(reader, right))
+            self.act(judgement.artist, ConfirmMarks())
+
+    def score(self, seat: str) -> int:
+        return rules.find(self.state, seat).score
+
+    def replay(self) -> State:
+        state = rules.start(self.settings, self.players, self.seed, 100.0)
+        for seat, action, now in self.log:
+            state, _ = rules.apply(state, seat, action, now)
+        return state

@@ -1,0 +1,294 @@
+"""Pintó, rule by rule (shared/rules/pinto.txt), with the rulebook's scoring examples."""
+
+from __future__ import annotations
+
+import pytest
+from pinto_driver import DOODLE, Match
+
+from tertulia.games import base
+from tertulia.games.base import Player, RuleError
+from tertulia.games.pinto import rules
+from tertulia.games.pinto.drawing import Stroke
+from tertulia.games.pinto.settings import Language, Matching, Settings
+from tertulia.games.pinto.state import (
+    ConfirmMarks,
+    FlagDrawing,
+    Interpret,
+    Judge,
+    Phase,
+    RevealDrawing,
+    SetTitle,
+    VoidDrawing,
+)
+
+
+def test_3_to_8_players():
+    for count in (2, 9):
+        with pytest.raises(RuleError) as error:
+            rules.start(Settings(), [Player(f"x{i}", f"X{i}") for i in range(count)], 1, 0.0)
+        assert error.value.code == "match.player_count"
+
+
+def test_the_game_is_played_in_3_rounds_and_the_host_may_change_it():
+    assert Settings().rounds == 3
+    match = Match(3, rounds=2)
+    for _ in range(2):
+        match.create({p: f"thing{i}" for i, p in enumerate(match.ids)}, {})
+        match.judge_all()
+    assert match.phase is Phase.ENDED and match.state.end_reason == "rounds_played"
+
+
+def test_reveal_the_card_from_the_top_of_the_deck_a_category_each_round():
+    match = Match(3)
+    first = match.state.category
+    assert first
+    match.create({p: f"x{i}" for i, p in enumerate(match.ids)}, {})
+    match.judge_all()
+    assert match.state.round == 2 and match.state.category != first
+
+
+def test_custom_categories_are_shuffled_in_with_the_deck():
+    settings = {"custom_categories": ["Our cat Mimi"], "rounds": 1}
+    seen = {Match(3, seed=s, **settings).state.category for s in range(120)}
+    assert "Our cat Mimi" in seen
+
+
+def test_you_cannot_use_the_name_of_the_category_in_any_form():
+    match = Match(3, language=Language.PT_BR)
+    forms = match.state.category_forms
+    word = forms[-1]
+    with pytest.raises(RuleError) as error:
+        match.act("p1", SetTitle(f"um {word.upper()}"))
+    assert error.value.code == "title.category_name"
+
+
+def test_title_is_secret_and_changeable_until_the_drawing_is_revealed():
+    match = Match(3)
+    match.act("p1", SetTitle("moon"))
+    match.act("p1", SetTitle("full moon"))
+    match.act("p1", RevealDrawing(DOODLE))
+    with pytest.raises(RuleError) as error:
+        match.act("p1", SetTitle("sun"))
+    assert error.value.code == "title.locked"
+    assert match.state.works["p1"].title == "full moon"
+
+
+def test_once_revealed_you_cannot_modify_your_drawing():
+    match = Match(3)
+    match.draw("p1", "moon")
+    with pytest.raises(RuleError) as error:
+        match.act("p1", RevealDrawing(DOODLE))
+    assert error.value.code == "drawing.locked"
+
+
+def test_each_player_does_phase_b_in_order_regardless_of_the_others():
+    match = Match(3)
+    match.draw("p2", "kite")
+    with pytest.raises(RuleError) as error:  # p1 has not revealed yet
+        match.act("p1", Interpret("p2", "kite"))
+    assert error.value.code == "interpret.reveal_first"
+    match.draw("p1", "moon")
+    match.act("p1", Interpret("p2", "kite"))  # while p3 is just starting
+    assert match.phase is Phase.CREATE and match.state.works["p3"].title is None
+
+
+def test_you_can_leave_empty_spaces_counted_as_wrong():
+    match = Match(3)
+    match.create({"p1": "moon", "p2": "kite", "p3": "boat"}, {("p2", "p1"): "moon"})
+    judgement = rules.current(match.state)
+    blanks = [s for s, m in judgement.marks.items() if m.reason == "blank"]
+    assert all(not judgement.marks[s].right for s in blanks) and blanks
+
+
+def test_once_everyone_has_finished_phase_b_interpretation_begins():
+    match = Match(3)
+    match.create({"p1": "moon", "p2": "kite"}, {})
+    assert match.phase is Phase.CREATE
+    match.draw("p3", "boat")
+    for reader in ("p1", "p2"):
+        match.act(reader, Interpret("p3", ""))
+    assert match.phase is Phase.CREATE  # p3 has not interpreted yet
+    match.act("p3", Interpret("p1", ""))
+    match.act("p3", Interpret("p2", ""))
+    assert match.phase is Phase.JUDGE
+
+
+def test_in_clockwise_order_each_opponent_reads_and_every_artist_is_judged_in_turn():
+    match = Match(4, first_artist="first_seat")
+    match.create({p: f"t{i}" for i, p in enumerate(match.ids)}, {})
+    assert match.state.artists == ["p1", "p2", "p3", "p4"]
+    assert rules.current(match.state).order == ["p2", "p3", "p4"]
+    match.act("p1", ConfirmMarks())
+    assert rules.current(match.state).order == ["p3", "p4", "p1"]
+
+
+def test_lucas_guessed_anas_drawing_right_three_guessed_wrong_both_gain_3():
+    """ "Lucas (red) guessed Ana's (yellow) drawing right. 3 players guessed wrong, so Lucas and
+    Ana gain 3 points each." """
+    match = Match(5, first_artist="first_seat")  # p1 Lucas, p2 Ana, p3 Nico, p4 Eva, p5 Bo
+    titles = {p: f"thing{i}" for i, p in enumerate(match.ids)}
+    titles["p2"] = "sunflower"
+    match.create(titles, {("p1", "p2"): "sunflower", ("p3", "p2"): "daisy"})
+    match.act("p1", ConfirmMarks())  # Lucas's own drawing: nobody right, Lucas −1
+    judgement = rules.current(match.state)
+    assert judgement.artist == "p2"
+    match.act("p2", ConfirmMarks())
+    assert judgement.artist == "p2" and match.state.judgements[1].points == {"p2": 3, "p1": 3}
+
+
+def test_everyone_guessed_lucas_drawing_right_everyone_else_gains_1():
+    match = Match(4, first_artist="first_seat")
+    readings = {(r, "p1"): "rocket" for r in ("p2", "p3", "p4")}
+    match.create({"p1": "rocket", "p2": "a", "p3": "b", "p4": "c"}, readings)
+    match.act("p1", ConfirmMarks())
+    assert match.state.judgements[0].points == {"p2": 1, "p3": 1, "p4": 1}
+
+
+def test_no_one_guessed_nicos_drawing_nico_loses_1():
+    match = Match(4, first_artist="first_seat")
+    match.create({"p1": "comet", "p2": "a", "p3": "b", "p4": "c"}, {("p2", "p1"): "star"})
+    match.act("p1", ConfirmMarks())
+    assert match.state.judgements[0].points == {"p1": -1}
+    assert match.score("p1") == -1
+
+
+def test_number_gender_and_synonyms_are_valid_medic_doctor():
+    """ "if the title were 'Medic', words like medics, doctor, etc. would be considered correct" """
+    match = Match(4, first_artist="first_seat")
+    readings = {("p2", "p1"): "medics", ("p3", "p1"): "doctor", ("p4", "p1"): "nurse"}
+    match.create({"p1": "Medic", "p2": "a", "p3": "b", "p4": "c"}, readings)
+    marks = rules.current(match.state).marks
+    assert (marks["p2"].right, marks["p2"].reason) == (True, "number")
+    assert (marks["p3"].right, marks["p3"].reason) == (True, "synonym")
+    assert not marks["p4"].right
+
+
+def test_perfect_match_variant():
+    match = Match(3, first_artist="first_seat", matching=Matching.PERFECT)
+    readings = {("p2", "p1"): "Medic", ("p3", "p1"): "medics"}
+    match.create({"p1": "medic", "p2": "a", "p3": "b"}, readings)
+    marks = rules.current(match.state).marks
+    assert marks["p2"].right and not marks["p3"].right
+
+
+def test_the_artist_confirms_or_flips_each_mark_before_scoring():
+    match = Match(4, first_artist="first_seat")
+    match.create({"p1": "comet", "p2": "a", "p3": "b", "p4": "c"}, {("p2", "p1"): "shooting star"})
+    match.act("p1", Judge("p2", True))  # the artist accepts "shooting star"
+    match.act("p1", ConfirmMarks())
+    assert match.state.judgements[0].points == {"p1": 2, "p2": 2}
+
+
+def test_only_the_artist_judges_unless_the_artist_is_gone_then_the_host():
+    match = Match(4, first_artist="first_seat", host="p3")
+    match.create({"p1": "comet", "p2": "a", "p3": "b", "p4": "c"}, {})
+    for seat in ("p2", "p3"):
+        with pytest.raises(RuleError) as error:
+            match.act(seat, ConfirmMarks())
+        assert error.value.code == "judge.not_artist"
+    match.act(None, base.Drop("p1"))
+    match.act("p3", ConfirmMarks())  # the host decides for the absent artist
+    assert rules.current(match.state).artist == "p2"
+
+
+def test_judging_time_up_the_marks_stand():
+    match = Match(3, first_artist="first_seat", judging_seconds=30)
+    match.create({"p1": "moon", "p2": "a", "p3": "b"}, {("p2", "p1"): "moon"})
+    match.timeout()
+    assert match.state.judgements[0].points == {"p1": 1, "p2": 1}
+
+
+def test_drawing_time_up_unrevealed_drawings_sit_out_the_round():
+    match = Match(3, drawing_seconds=60)
+    match.draw("p1", "moon")
+    match.draw("p2", "kite")
+    match.timeout()
+    assert match.phase is Phase.JUDGE and sorted(match.state.artists) == ["p1", "p2"]
+
+
+def test_a_flagged_drawing_voided_by_the_host_scores_nothing():
+    match = Match(3, first_artist="first_seat", host="p3")
+    match.draw("p1", "moon")
+    with pytest.raises(RuleError) as error:
+        match.act("p3", VoidDrawing("p1"))
+    assert error.value.code == "drawing.not_flagged"
+    match.act("p2", FlagDrawing("p1"))
+    with pytest.raises(RuleError) as error:
+        match.act("p2", VoidDrawing("p1"))
+    assert error.value.code == "room.host_only"
+    match.act("p3", VoidDrawing("p1"))
+    match.create({"p2": "kite", "p3": "boat"}, {})
+    match.act("p2", Interpret("p1", "moon"))
+    match.act("p3", Interpret("p1", "moon"))
+    match.act("p1", Interpret("p2", ""))
+    match.act("p1", Interpret("p3", ""))
+    assert "p1" not in [j.artist for j in match.state.judgements]
+    match.judge_all()
+    assert match.score("p2") == -1 == match.score("p3") and match.score("p1") == 0
+
+
+def test_a_tie_goes_to_the_most_points_in_a_single_round_then_it_is_shared():
+    match = Match(3, rounds=1)
+    state = match.state
+    a, b, c = state.players
+    a.score, a.round_scores = 4, [4, 0]
+    b.score, b.round_scores = 4, [2, 2]
+    c.score, c.round_scores = 1, [1, 0]
+    ranking = rules.ranking(state)
+    assert [(p.seat, p.place, p.winner) for p in ranking] == [
+        ("p1", 1, True),
+        ("p2", 2, False),
+        ("p3", 3, False),
+    ]
+    b.round_scores = [0, 4]
+    ranking = rules.ranking(state)
+    assert [(p.place, p.winner) for p in ranking[:2]] == [(1, True), (1, True)]
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        (SetTitle(""), "title.empty"),
+        (RevealDrawing(DOODLE), "drawing.no_title"),
+        (RevealDrawing([]), "drawing.empty"),
+        (Interpret("p1", "me"), "interpret.own"),
+        (Interpret("p2", "kite"), "interpret.reveal_first"),
+        (Interpret("zz", "kite"), "interpret.unknown_artist"),
+        (ConfirmMarks(), "action.wrong_phase"),
+    ],
+)
+def test_bad_input_gets_a_code_and_changes_nothing(action, code):
+    match = Match(3)
+    if code not in ("drawing.no_title", "title.empty"):
+        match.act("p1", SetTitle("moon"))
+    before = base.clone(match.state)
+    with pytest.raises(RuleError) as error:
+        rules.apply(match.state, "p1", action, match.now)
+    assert error.value.code == code and match.state == before
+
+
+@pytest.mark.parametrize(
+    ("strokes", "code"),
+    [
+        ([Stroke("#123456", 5, [1, 2, 3, 4])], "drawing.malformed"),
+        ([Stroke("#1d1d1f", 7, [1, 2, 3, 4])], "drawing.malformed"),
+        ([Stroke("#1d1d1f", 5, [1, 2, 3])], "drawing.malformed"),
+        ([Stroke("eraser", 5, [1, 2, 3, 4])], "drawing.empty"),
+        ([Stroke("#1d1d1f", 2, [1, 2] * 200)] * 601, "drawing.too_large"),
+        ([Stroke("#1d1d1f", 2, [1, 2] * 31_000)], "drawing.too_large"),
+    ],
+)
+def test_an_oversized_or_malformed_drawing_is_refused(strokes, code):
+    match = Match(3)
+    match.act("p1", SetTitle("moon"))
+    with pytest.raises(RuleError) as error:
+        match.act("p1", RevealDrawing(strokes))
+    assert error.value.code == code
+
+
+def test_replaying_the_log_rebuilds_the_state():
+    match = Match(4, rounds=2)
+    for _ in range(2):
+        match.create({p: f"thing{i}" for i, p in enumerate(match.ids)}, {("p2", "p1"): "thing0"})
+        match.judge_all({("p1", "p3"): True})
+    assert match.replay() == match.state
