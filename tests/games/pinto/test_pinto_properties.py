@@ -1,0 +1,99 @@
+"""Properties over random Pintó games: scores follow the rulebook's formula, no seat receives a
+title or drawing before its time, and replaying the log rebuilds the state."""
+
+from __future__ import annotations
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pinto_driver import DOODLE, Match
+
+from tertulia.games import base
+from tertulia.games.base import RuleError, Timeout
+from tertulia.games.pinto import rules
+from tertulia.games.pinto.state import (
+    ConfirmMarks,
+    FlagDrawing,
+    Interpret,
+    Judge,
+    Phase,
+    RevealDrawing,
+    SetTitle,
+)
+from tertulia.games.pinto.views import view
+
+WORDS = ["moon", "kite", "boat", "rocket", "cake", "tree", "doctor", "medic", ""]
+
+
+def _secrets_hold(match: Match) -> None:
+    state = match.state
+    judged = {j.artist for j in state.judgements}
+    for seat in [p.id for p in state.players] + [None]:
+        seen = view(state, seat)
+        assert set(seen["titles"]) <= judged  # titles only once their drawing is judged
+        for artist in seen["drawings"]:
+            assert state.works[artist].drawing is not None  # drawings only once revealed
+        if state.phase is Phase.CREATE:
+            raw = msgspec.json.encode(
+                {k: v for k, v in seen.items() if k not in ("my_title", "my_interpretations")}
+            )
+            for artist, work in state.works.items():
+                if artist != seat and work.title and work.title not in WORDS:
+                    assert f'"{work.title}"'.encode() not in raw
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(3, 8), seed=st.integers(0, 2**32), data=st.data())
+def test_random_games_score_by_the_formula_keep_secrets_and_replay(count, seed, data):
+    match = Match(count, seed=seed, rounds=2, drawing_seconds=300, judging_seconds=60)
+    for step in range(data.draw(st.integers(20, 200))):
+        if match.phase is Phase.ENDED:
+            break
+        seat = data.draw(st.sampled_from([p.id for p in match.state.players]))
+        kind = data.draw(st.integers(0, 11))
+        if kind == 0 and match.state.deadline is not None:
+            match.now = match.state.deadline
+            seat, action = None, Timeout()
+        elif kind == 1:
+            seat, action = None, data.draw(st.sampled_from([base.Drop(seat), base.Return(seat)]))
+        elif match.phase is Phase.CREATE:
+            work = match.state.works.get(seat)
+            other = data.draw(st.sampled_from(match.ids))
+            if work is not None and work.title is None:
+                action = SetTitle(f"secret{step}")
+            elif work is not None and work.drawing is None:
+                action = RevealDrawing(DOODLE)
+            elif kind == 2:
+                action = FlagDrawing(other)
+            else:
+                action = Interpret(other, data.draw(st.sampled_from(WORDS)))
+        else:
+            judgement = rules.current(match.state)
+            seat = judgement.artist if judgement and kind < 9 else seat
+            if judgement and kind % 2 and judgement.order:
+                action = Judge(
+                    data.draw(st.sampled_from(judgement.order)), data.draw(st.booleans())
+                )
+            else:
+                action = ConfirmMarks()
+        before = base.clone(match.state)
+        try:
+            match.act(seat, action)
+        except RuleError:
+            assert match.state == before
+            continue
+        _secrets_hold(match)
+        judgements = [j for rnd in match.state.history for j in rnd] + [
+            j
+            for j in match.state.judgements
+            if j not in [x for r in match.state.history for x in r]
+        ]
+        for judgement in judgements:
+            if judgement.done and not judgement.points == {}:
+                assert judgement.points == rules.drawing_points(judgement.artist, judgement.marks)
+        totals = {p.id: 0 for p in match.state.players}
+        for judgement in judgements:
+            for who, points in judgement.points.items():
+                totals[who] += points
+        assert totals == {p.id: p.score for p in match.state.players}
+    assert match.replay() == match.state
