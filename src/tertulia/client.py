@@ -40,6 +40,7 @@ class Client:
         self.latest: dict[str, Any] | None = None
         self.pushes: list[dict[str, Any]] = []
         self.chat: list[dict[str, Any]] = []
+        self.blobs: dict[str, Any] = {}  # every blob received on this connection, by key
         self.notices: list[dict[str, Any]] = []
         self.frames: list[bytes] = []  # with keep_frames: every frame, for checking the bytes
         self.rooms: dict[str, Any] | None = None  # the latest public room list
@@ -156,6 +157,7 @@ class Client:
         elif kind == "room":
             if message.get("chat") is not None:
                 self.chat = list(message["chat"])
+            self.blobs.update(message.get("blobs") or {})
             async with self._changed:
                 self.latest = message
                 self.pushes.append(message)

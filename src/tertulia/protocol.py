@@ -162,6 +162,9 @@ class RoomUpdate(ServerMessage, tag="room"):
     view: dict[str, Any] | None = None
     events: list[dict[str, Any]] = []
     chat: list[dict[str, Any]] | None = None  # the recent chat, on joining or resuming
+    # Large, unchanging pieces the view refers to by key (a Pintó drawing), each sent once per
+    # connection: only the keys this connection has not received yet.
+    blobs: dict[str, Any] | None = None
 
 
 class ChatLine(ServerMessage, tag="chat"):

@@ -87,3 +87,23 @@ def test_joining_mid_match_as_the_game_allows_otherwise_as_a_spectator(server):
         assert me["spectator"] is True and cy.view is not None and cy.view["secret"] is None
 
     run(go())
+
+
+def test_blobs_are_sent_once_per_connection_and_again_after_reconnecting(server):
+    """Large unchanging parts of a view (a drawing) travel once, not in every push."""
+
+    async def go():
+        ana, bo, code = await _started(server)
+        key = f"secret:{ana.player}"
+        first = next(p for p in ana.pushes if p.get("blobs"))
+        assert first["blobs"] == {key: ana.view["secret"]}
+        mover = ana if ana.view["turn"] == ana.player else bo
+        await mover.act({"type": "add", "amount": 1})
+        await ana.wait_for(lambda p: p["view"]["counter"] == 1)
+        assert ana.latest["blobs"] is None  # already has it
+        assert f"secret:{ana.player}" not in bo.blobs  # and never another seat's
+        again = await Client.connect(server.ws, token=ana.token)
+        await again.join_room(code, "Ana")
+        assert again.blobs == {key: ana.view["secret"]}
+
+    run(go())

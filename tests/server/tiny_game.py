@@ -132,6 +132,11 @@ def view(state: State, seat: str | None) -> dict:
     }
 
 
+def blobs(state: State, seat: str | None) -> dict:
+    """Each player's secret also travels as a blob, seen by its owner only."""
+    return {f"secret:{seat}": state.secrets[seat]} if seat in state.secrets else {}
+
+
 def may_chat(state: State, seat: str) -> bool:
     return state.winner is not None or seat != state.players[state.turn]
 

@@ -434,6 +434,15 @@ def game_view(room: RoomModel, player: str | None) -> dict[str, Any] | None:
     return room.game.view(room.match, as_seat)
 
 
+def game_blobs(room: RoomModel, player: str | None) -> dict[str, Any]:
+    """Large unchanging pieces of the view this seat may see, by key (games may have none)."""
+    blobs = getattr(room.game, "blobs", None)
+    if room.match is None or blobs is None:
+        return {}
+    seat = room.seat(player)
+    return blobs(room.match, player if seat is not None and not seat.spectator else None)
+
+
 def summary(room: RoomModel, online: int) -> dict[str, Any]:
     """A line of the public room list."""
     return {

@@ -60,6 +60,7 @@ from .model import (
     Status,
     check_move,
     fold,
+    game_blobs,
     game_view,
     lobby_view,
     record_encoder,
@@ -75,6 +76,7 @@ class Peer(Protocol):
 
     player: str
     chat_bucket: TokenBucket
+    sent_blobs: set[str]  # blob keys this connection already has (see RoomUpdate.blobs)
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message for this connection; never blocks."""
@@ -370,7 +372,15 @@ class Room:
             view=game_view(self.model, peer.player),
             events=events,
             chat=list(self.model.chat) if with_chat else None,
+            blobs=self._new_blobs(peer),
         )
+
+    def _new_blobs(self, peer: Peer) -> dict[str, Any] | None:
+        """The game's blobs this seat may see and this connection does not have yet."""
+        every = game_blobs(self.model, peer.player)
+        fresh = {key: value for key, value in every.items() if key not in peer.sent_blobs}
+        peer.sent_blobs.update(fresh)
+        return fresh or None
 
     def _online_players(self) -> list[str]:
         return sorted({p.player for p in self.peers})

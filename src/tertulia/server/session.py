@@ -57,6 +57,7 @@ class Session:
         self.outbox: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTBOX_SIZE)
         self.requests = TokenBucket(capacity=30, rate=15)  # any message
         self.chat_bucket = TokenBucket(capacity=5, rate=0.5)  # chat lines
+        self.sent_blobs: set[str] = set()
         self.overflowed = False
 
     # ------------------------------------------------------------------ Peer
@@ -136,6 +137,7 @@ class Session:
         if self.room is not None and self.room is not room:
             self.room.detach(self)
             self.room = None
+            self.sent_blobs = set()  # blob keys belong to one room
         await room.attach(self, nickname, msg_id)
         self.room = room
 

@@ -292,3 +292,15 @@ def test_replaying_the_log_rebuilds_the_state():
         match.create({p: f"thing{i}" for i, p in enumerate(match.ids)}, {("p2", "p1"): "thing0"})
         match.judge_all({("p1", "p3"): True})
     assert match.replay() == match.state
+
+
+def test_drawings_travel_as_blobs_seen_by_everyone_once_revealed():
+    from tertulia.games.pinto.views import blobs, view
+
+    match = Match(3)
+    match.act("p1", SetTitle("moon"))
+    assert blobs(match.state, "p2") == {} and view(match.state, "p2")["drawings"] == {}
+    match.act("p1", RevealDrawing(DOODLE))
+    key = view(match.state, "p2")["drawings"]["p1"]["blob"]
+    assert blobs(match.state, "p2")[key][0]["points"] == DOODLE[0].points
+    assert blobs(match.state, None) == blobs(match.state, "p3")

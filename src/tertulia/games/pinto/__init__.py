@@ -16,7 +16,7 @@ from .rules import (
 from .settings import Settings
 from .state import PintoAction as Action
 from .state import State
-from .views import view
+from .views import blobs, view
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -27,6 +27,7 @@ __all__ = [
     "Settings",
     "State",
     "apply",
+    "blobs",
     "deadline",
     "may_chat",
     "outcome",

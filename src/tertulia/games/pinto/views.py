@@ -28,12 +28,9 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "players": [_player(state, p.id) for p in state.players],
         "my_title": mine.title if mine else None,
         "my_interpretations": dict(mine.interpretations) if mine else {},
+        # The strokes travel once per connection as blobs (see blobs() below).
         "drawings": {
-            artist: {
-                "strokes": [_stroke(s) for s in work.drawing],
-                "flags": list(work.flags),
-                "void": work.void,
-            }
+            artist: {"blob": _blob_key(state, artist), "flags": list(work.flags), "void": work.void}
             for artist, work in state.works.items()
             if work.drawing is not None
         },
@@ -62,6 +59,20 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "end_reason": state.end_reason or None,
         "you": _you(state, seat, playing),
     }
+
+
+def blobs(state: State, seat: str | None) -> dict[str, Any]:
+    """Revealed drawings by key: public, unchanging once revealed, and large — so the room
+    sends each one once per connection instead of in every view."""
+    return {
+        _blob_key(state, artist): [_stroke(s) for s in work.drawing]
+        for artist, work in state.works.items()
+        if work.drawing is not None
+    }
+
+
+def _blob_key(state: State, artist: str) -> str:
+    return f"drawing:{state.round}:{artist}"
 
 
 def _player(state: State, seat: str) -> dict[str, Any]:
