@@ -32,7 +32,8 @@ import { loadGameStrings } from "../i18n.js";
 import * as generic from "./generic.js";
 
 const SCREENS = {
-  // pitacor: () => import("./pitacor.js"),
+  pitacor: () => import("./pitacor.js"),
+  haiclue: () => import("./haiclue.js"),
 };
 
 /** Load the screen module of `game` (the generic one when there is none or it fails). */
