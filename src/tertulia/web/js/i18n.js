@@ -54,12 +54,13 @@ async function withGames(base, lang) {
   return Object.assign({}, base, ...parts);
 }
 
-/** Merge the strings of `game` into every language's table (idempotent). */
+/** Merge the strings of `game` into every language's table; true if they were new. */
 export async function loadGameStrings(game) {
-  if (gameParts.has(game)) return;
+  if (gameParts.has(game)) return false;
   gameParts.add(game);
   english = Object.assign({}, english, await fetchGameStrings(game, "en"));
   strings = current === "en" ? english : Object.assign({}, strings, await fetchGameStrings(game, current));
+  return true;
 }
 
 /** Load `lang` (and English as the fallback), remember it, tell the listeners. */

@@ -4,7 +4,7 @@
 
 import { avatar, identity } from "./avatar.js";
 import { confirmDialog, h, ht, replace, showError } from "./dom.js";
-import { t, tError } from "./i18n.js";
+import { loadGameStrings, t, tError } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import { createChat } from "./chat.js";
 import { createLobby, nicknameOf } from "./lobby.js";
@@ -246,6 +246,10 @@ export function mount(main, app, { code }) {
       }
       lobby.update(push);
       chat.setAllowed(true);
+      // A game may keep its settings labels and error texts in its own i18n files.
+      loadGameStrings(room.game).then((loaded) => {
+        if (loaded && lobby && previous === push) lobby.update(push);
+      });
     } else {
       rematchBox.hidden = !(room.status === "ended" && amHost);
       if (room.status === "ended" && !amHost) {
