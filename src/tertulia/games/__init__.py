@@ -2,6 +2,10 @@
 
 from types import ModuleType
 
-from . import haiclue, pitacor
+from . import haiclue, pinto, pitacor
 
-GAMES: dict[str, ModuleType] = {pitacor.NAME: pitacor, haiclue.NAME: haiclue}
+GAMES: dict[str, ModuleType] = {
+    pitacor.NAME: pitacor,
+    haiclue.NAME: haiclue,
+    pinto.NAME: pinto,
+}

@@ -160,7 +160,7 @@ class Room:
             if seat.online:
                 self._start_grace(seat.player)
         self._schedule_clock()
-        _warm_up(self.model.game)
+        _warm_up(self.model.game, self.model.settings)
 
     async def stop(self) -> None:
         self.closed = True
@@ -337,7 +337,7 @@ class Room:
 
     def _after_change(self, record: Record, was: Status) -> None:
         self._schedule_clock()
-        _warm_up(self.model.game)
+        _warm_up(self.model.game, self.model.settings)
         if was is Status.PLAYING and self.model.status is Status.ENDED:
             asyncio.get_running_loop().create_task(self._keep_finished_match(record.at))
 
@@ -426,14 +426,15 @@ class Room:
         return any(p.player == player for p in self.peers)
 
 
-_warmed: set[str] = set()
+_warmed: set[tuple[str, str]] = set()
 
 
-def _warm_up(game: Any) -> None:
-    """Some games load large data lazily (Pintó's dictionaries take seconds): load it in a
-    thread as soon as a room picks the game, not in the middle of somebody's move."""
+def _warm_up(game: Any, settings: Any) -> None:
+    """Some games load large data lazily (Pintó's dictionaries take seconds): load what these
+    settings need in a thread as soon as a room picks them, not during somebody's move."""
     warm = getattr(game, "warm_up", None)
-    if warm is None or game.NAME in _warmed:
+    key = (game.NAME, repr(settings))
+    if warm is None or key in _warmed:
         return
-    _warmed.add(game.NAME)
-    asyncio.get_running_loop().run_in_executor(None, warm)
+    _warmed.add(key)
+    asyncio.get_running_loop().run_in_executor(None, warm, settings)

@@ -290,8 +290,7 @@ def uses_category(title: str, forms: tuple[str, ...], language: str) -> str | No
     return None
 
 
-def warm_up(languages: tuple[str, ...] = ("en", "pt-BR", "es", "pl")) -> None:
-    """Load the dictionaries ahead of time (Polish takes seconds); call off the event loop."""
-    for language in languages:
-        lemma("warm", language)
-        synonym_index(language)
+def warm_up(language: str) -> None:
+    """Load a language's dictionaries ahead of time (Polish takes seconds): off the event loop."""
+    lemma("warm", language)
+    synonym_index(language)
