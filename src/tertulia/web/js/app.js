@@ -107,9 +107,20 @@ function normaliseGames(data) {
 
 // --------------------------------------------------------------------------- pushes
 
+// Blobs (large unchanging parts of a view, such as a Pintó drawing) arrive once per connection;
+// keep every one of the current room, and hand game screens the whole set with each push.
+let blobs = {};
+let blobsRoom = null;
+
 app.conn.on("room", (message) => {
   const current = app.push;
   const sameRoom = current && current.room.code === message.room.code;
+  if (blobsRoom !== message.room.code) {
+    blobs = {};
+    blobsRoom = message.room.code;
+  }
+  if (message.blobs) Object.assign(blobs, message.blobs);
+  message.blobs = blobs;
   if (sameRoom && typeof message.version === "number" && message.version < current.version) return;
   app.push = message;
   if (Array.isArray(message.chat)) app.chat = message.chat.slice(-MAX_CHAT_LINES);

@@ -22,7 +22,8 @@
 //     avatar(id, nickname, {size, offline}) / identity(id, nickname): colour + initial + shape
 //     setChatAllowed(bool)  grey out the chat box (e.g. Pitacor's clue giver)
 // - `update(push)` is called right after mount and then with every `room` push while
-//   room.status is "playing" or "ended": push = {version, room, view, events}. Render the
+//   room.status is "playing" or "ended": push = {version, room, view, events, blobs}, where
+//   `blobs` holds every blob of this room received so far (the view refers to them by key). Render the
 //   latest push; never patch state. `view` is this seat's own view from the game's view().
 // - `unmount()` removes listeners and timers; the room screen empties the element itself.
 //
