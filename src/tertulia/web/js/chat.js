@@ -143,11 +143,12 @@ export function createChat(app) {
   });
 
   /** The game may close the chat (Pitacor's clue giver): the input says why. */
-  function setAllowed(allowed) {
+  /** Open or close the chat box; a game may say why it is closed (an i18n key). */
+  function setAllowed(allowed, reasonKey = null) {
     input.disabled = !allowed;
     send.disabled = !allowed;
     if (allowed) tx(input, "chat.placeholder", null, "placeholder");
-    else tx(input, "chat.not_now_placeholder", null, "placeholder");
+    else tx(input, reasonKey || "chat.not_now_placeholder", null, "placeholder");
   }
 
   const offs = [app.on("chat_line", addLine), app.on("chat_history", showHistory)];

@@ -188,7 +188,7 @@ export function mount(main, app, { code }) {
       announce: (key, params) => app.announce(key, params),
       avatar,
       identity,
-      setChatAllowed: (allowed) => chat?.setAllowed(allowed),
+      setChatAllowed: (allowed, reasonKey) => chat?.setAllowed(allowed, reasonKey),
     };
   }
 

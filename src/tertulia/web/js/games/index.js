@@ -20,7 +20,8 @@
 //     setStatus(key, params) the one line at the top ("Your turn: place your marker")
 //     announce(key, params) say it in the aria-live region (your turn, reveal results)
 //     avatar(id, nickname, {size, offline}) / identity(id, nickname): colour + initial + shape
-//     setChatAllowed(bool)  grey out the chat box (e.g. Pitacor's clue giver)
+//     setChatAllowed(bool, reasonKey?) grey out the chat box, saying why (an i18n key, e.g.
+//                           Pitacor's "the clue giver can't chat until the reveal")
 // - `update(push)` is called right after mount and then with every `room` push while
 //   room.status is "playing" or "ended": push = {version, room, view, events, blobs}, where
 //   `blobs` holds every blob of this room received so far (the view refers to them by key). Render the
@@ -35,6 +36,7 @@ import * as generic from "./generic.js";
 const SCREENS = {
   pitacor: () => import("./pitacor.js"),
   haiclue: () => import("./haiclue.js"),
+  pinto: () => import("./pinto.js"),
 };
 
 /** Load the screen module of `game` (the generic one when there is none or it fails). */

@@ -1,0 +1,249 @@
+// Pitacor's screen: the board, the clue giver's panel, the guessers' select-then-confirm, the
+// clocks, the reveal and the podium. It renders the latest push and asks the server what is
+// allowed; it holds no rules of its own. The pieces live in ./pitacor/*.js.
+
+import { h, ht, tx } from "../dom.js";
+import { prefs } from "../prefs.js";
+import { createBoard } from "./pitacor/board.js";
+import { createGiver } from "./pitacor/giver.js";
+import { createClueBar, createGuessPanel, createPodium, createReveal, createScores, createTurns } from "./pitacor/panels.js";
+import { clockText, loadBoards, loadStyles, nameOf, ping } from "./pitacor/util.js";
+
+const EDGES = "pitacor.edges";
+const SOUND = "pitacor.sound";
+
+export function mount(element, ctx) {
+  loadStyles();
+  let push = null;
+  let palettes = null;
+  let local = null; // a selection sent but not yet in a push
+  let lastTodo = null;
+  let lastPhase = null;
+  let lastRound = null;
+  let statusSig = "";
+  let showBoardAtEnd = false;
+
+  loadBoards()
+    .then((boards) => {
+      palettes = boards;
+      if (push) render();
+    })
+    .catch((error) => console.error("Pitacor: could not load the board colours", error));
+
+  const bar = createClueBar(ctx);
+  const giver = createGiver(ctx);
+  const reveal = createReveal(ctx);
+  const scores = createScores(ctx);
+  const turns = createTurns(ctx);
+  const podium = createPodium(ctx);
+  const board = createBoard(ctx, { onActivate: activate });
+  const guess = createGuessPanel(ctx, { onSelect: (cell) => select(cell), onConfirm: confirm });
+
+  const notice = h("p", { class: "pc-notice", id: "pitacor-notice", hidden: true });
+
+  // Options: coordinates along the edges (for colour-blind players), and a sound on your turn.
+  const edges = h("input", { type: "checkbox", id: "pitacor-edges", class: "switch", role: "switch" });
+  edges.checked = prefs.get(EDGES) === "1";
+  edges.addEventListener("change", () => {
+    prefs.set(EDGES, edges.checked ? "1" : "0");
+    render();
+  });
+  const sound = h("input", { type: "checkbox", id: "pitacor-sound", class: "switch", role: "switch" });
+  sound.checked = prefs.get(SOUND) === "1";
+  sound.addEventListener("change", () => {
+    prefs.set(SOUND, sound.checked ? "1" : "0");
+    if (sound.checked) ping();
+  });
+  const options = h(
+    "div",
+    { class: "pc-options" },
+    h("div", { class: "pc-option" }, edges, ht("label", { for: "pitacor-edges" }, "game.pitacor.options.edges")),
+    h("div", { class: "pc-option" }, sound, ht("label", { for: "pitacor-sound" }, "game.pitacor.options.sound")),
+  );
+  const showBoard = ht("button", { type: "button", class: "ghost pc-show-board", id: "pitacor-show-board", hidden: true }, "game.pitacor.show_board");
+  showBoard.addEventListener("click", () => {
+    showBoardAtEnd = true;
+    render();
+  });
+  const boardArea = h("div", { class: "pc-board-area" }, board.el);
+
+  const screen = h(
+    "div",
+    { class: "pc-screen", id: "pitacor" },
+    bar.el,
+    notice,
+    podium.el,
+    giver.el,
+    reveal.el,
+    showBoard,
+    boardArea,
+    guess.el,
+    h("div", { class: "pc-side" }, turns.el, scores.el),
+    options,
+  );
+  element.append(screen);
+
+  const ticker = setInterval(() => {
+    if (!push) return;
+    const left = bar.tick();
+    if (push.view?.clock === "giver_away") status(left);
+  }, 250);
+
+  // ------------------------------------------------------------------ actions
+
+  function myTurn() {
+    return push?.view?.you?.to_do === "place_marker";
+  }
+
+  function selected() {
+    return local || push?.view?.selection || null;
+  }
+
+  function activate(cell, { keyboard }) {
+    const v = push?.view;
+    if (!v || v.you?.role !== "guesser" || !(v.phase === "guess1" || v.phase === "guess2")) return;
+    if ((v.confirmed || []).includes(ctx.me)) return;
+    if (keyboard && cell === selected() && myTurn()) confirm();
+    else select(cell);
+  }
+
+  async function select(cell) {
+    guess.showError(null);
+    local = cell;
+    render();
+    try {
+      await ctx.send({ type: "select_cell", cell });
+    } catch (error) {
+      if (local === cell) local = null;
+      render();
+      guess.showError(error);
+    }
+  }
+
+  async function confirm() {
+    guess.showError(null);
+    const focusWasOnBoard = board.hasFocus();
+    try {
+      await ctx.send({ type: "confirm" });
+    } catch (error) {
+      guess.showError(error);
+    }
+    if (focusWasOnBoard && selected()) board.focusCell(selected());
+  }
+
+  // ------------------------------------------------------------------ status line
+
+  function status(giverLeft = null) {
+    const v = push.view;
+    const room = push.room;
+    const giverName = nameOf(push, v.giver);
+    let key;
+    let params = {};
+    const todo = v.you?.to_do;
+    if (room.status === "ended" || v.phase === "ended") {
+      const names = (v.winners || []).map((id) => nameOf(push, id));
+      key = names.length ? "game.pitacor.status.winners" : "game.status.ended";
+      params = { names: names.join(", "), count: names.length };
+    } else if (v.clock === "giver_away") {
+      const left = giverLeft ?? (typeof v.deadline === "number" ? v.deadline - ctx.now() : 0);
+      key = "game.pitacor.status.giver_away";
+      params = { name: giverName, time: clockText(left) };
+    } else if (todo) {
+      key = `game.pitacor.to_do.${todo}`;
+      if (todo === "place_marker" && v.phase === "guess2") key = "game.pitacor.to_do.place_marker2";
+      params = { multiplier: room.settings?.pass_multiplier ?? 2, clue: v.clues?.[0] ?? "" };
+    } else if (v.you?.role === "waiting") {
+      key = "game.pitacor.status.next_round";
+    } else if (v.phase === "choose") {
+      key = "game.pitacor.status.choosing";
+      params = { name: giverName };
+    } else if (v.phase === "clue1") {
+      key = "game.pitacor.status.clue1";
+      params = { name: giverName };
+    } else if (v.phase === "clue2") {
+      key = "game.pitacor.status.clue2";
+      params = { name: giverName };
+    } else if (v.phase === "guess1" || v.phase === "guess2") {
+      const waiting = (v.waiting_for || []).filter((id) => id !== ctx.me);
+      if (room.settings?.guess_mode === "turns" && v.turn) {
+        key = "game.pitacor.status.turn_of";
+        params = { name: nameOf(push, v.turn) };
+      } else {
+        key = (v.confirmed || []).includes(ctx.me) ? "game.pitacor.status.placed_waiting" : "game.pitacor.status.waiting_markers";
+        params = { names: waiting.map((id) => nameOf(push, id)).join(", "), count: waiting.length };
+      }
+    } else if (v.phase === "reveal") {
+      key = "game.pitacor.status.reveal";
+      params = { cell: v.target ?? "", name: nameOf(push, v.next_giver) };
+    } else {
+      key = "game.status.playing";
+    }
+    const sig = JSON.stringify([key, params]);
+    if (sig !== statusSig) {
+      statusSig = sig;
+      ctx.setStatus(key, params);
+    }
+    return { key, params, todo };
+  }
+
+  function announce(v, said) {
+    if (said.todo && said.todo !== lastTodo) {
+      ctx.announce(said.key, said.params);
+      if (sound.checked) ping();
+    }
+    lastTodo = said.todo || null;
+    const phase = v.phase;
+    if (phase !== lastPhase || v.round !== lastRound) {
+      if ((phase === "reveal" || phase === "ended") && v.target && v.points && lastPhase !== null) {
+        const mine = v.points[ctx.me];
+        ctx.announce(mine === undefined ? "game.pitacor.announce.reveal_watch" : "game.pitacor.announce.reveal", { cell: v.target, points: mine ?? 0, count: mine ?? 0 });
+      }
+      if (phase === "ended" && lastPhase !== null) ctx.announce(said.key, said.params);
+    }
+    lastPhase = phase;
+    lastRound = v.round;
+  }
+
+  // ------------------------------------------------------------------ render
+
+  function render() {
+    if (!push) return;
+    const v = push.view;
+    if (!v || v.game !== "pitacor") return;
+    if (local && (v.selection === local || !(v.phase === "guess1" || v.phase === "guess2") || (v.confirmed || []).includes(ctx.me))) local = null;
+    if (v.phase !== lastPhase || v.round !== lastRound) local = null;
+    const colours = palettes?.[v.board.id]?.cells ?? null;
+    const ended = push.room.status === "ended" || v.phase === "ended";
+    screen.classList.toggle("ended", ended);
+    if (!ended) showBoardAtEnd = false;
+    const interactive = v.you?.role === "guesser" && (v.phase === "guess1" || v.phase === "guess2") && !(v.confirmed || []).includes(ctx.me);
+    board.render(v, colours, { local, interactive, edges: edges.checked });
+    boardArea.hidden = ended && !showBoardAtEnd;
+    showBoard.hidden = !(ended && !showBoardAtEnd);
+    bar.update(push);
+    giver.update(v, push);
+    guess.update(push, colours, selected());
+    reveal.update(push, colours);
+    scores.update(push);
+    turns.update(push);
+    podium.update(push);
+    const role = v.you?.role;
+    notice.hidden = !(role === "waiting" || role === "spectator") || ended;
+    if (!notice.hidden) tx(notice, role === "waiting" ? "game.pitacor.notice.next_round" : "game.pitacor.notice.spectator");
+    if (v.you && typeof v.you.may_chat === "boolean") {
+      ctx.setChatAllowed(v.you.may_chat, "game.pitacor.chat_closed");
+    }
+    announce(v, status());
+  }
+
+  return {
+    update(next) {
+      push = next;
+      render();
+    },
+    unmount() {
+      clearInterval(ticker);
+      ctx.setChatAllowed(true);
+    },
+  };
+}

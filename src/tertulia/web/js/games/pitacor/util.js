@@ -1,0 +1,106 @@
+// Small helpers shared by Pitacor's screen modules: coordinates, colours, the board palette
+// (fetched once from /api/games), the screen's stylesheet, and the countdown text.
+
+/** (row, col), zero-based → "H12": the row's letter then the column's number. */
+export function cellName(row, col) {
+  return String.fromCharCode(65 + row) + String(col + 1);
+}
+
+/** "H12" → [7, 11], or null. */
+export function parseCell(name) {
+  const match = /^([A-Za-z])(\d{1,2})$/.exec(String(name || "").trim());
+  if (!match) return null;
+  return [match[1].toUpperCase().charCodeAt(0) - 65, Number(match[2]) - 1];
+}
+
+/** Rings between two cells (diagonals are neighbours): 0 same, 1 the 3×3, 2 the 5×5. */
+export function distance(a, b) {
+  const pa = parseCell(a);
+  const pb = parseCell(b);
+  if (!pa || !pb) return Infinity;
+  return Math.max(Math.abs(pa[0] - pb[0]), Math.abs(pa[1] - pb[1]));
+}
+
+/** Black or white text, whichever reads better on `hex`. */
+export function inkFor(hex) {
+  const value = /^#?([0-9a-f]{6})$/i.exec(String(hex || ""));
+  if (!value) return "#000";
+  const n = parseInt(value[1], 16);
+  const channel = (c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  const lum = 0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255);
+  return lum > 0.22 ? "#111" : "#fff";
+}
+
+/** "1:05" from a number of seconds. */
+export function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+let boardsPromise = null;
+
+/** Each board's cell colours: {classic: {cols, rows, cells: ["#RRGGBB", …]}, ultra_hard: …}. */
+export function loadBoards() {
+  if (!boardsPromise) {
+    boardsPromise = fetch("/api/games")
+      .then((response) => {
+        if (!response.ok) throw new Error(`/api/games: HTTP ${response.status}`);
+        return response.json();
+      })
+      .then((data) => {
+        const list = Array.isArray(data) ? data : Array.isArray(data.games) ? data.games : Object.entries(data).map(([name, g]) => ({ name, ...g }));
+        const game = list.find((g) => g.name === "pitacor");
+        if (!game?.static?.boards) throw new Error("/api/games: no Pitacor boards");
+        return game.static.boards;
+      })
+      .catch((error) => {
+        boardsPromise = null;
+        throw error;
+      });
+  }
+  return boardsPromise;
+}
+
+/** Add the screen's stylesheet to the page once. */
+export function loadStyles() {
+  if (document.querySelector("link[data-pitacor-css]")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "/static/css/pitacor.css";
+  link.dataset.pitacorCss = "";
+  document.head.append(link);
+}
+
+/** The nickname of seat `id` in this view (falls back to the room's seats). */
+export function nameOf(push, id) {
+  const fromView = push?.view?.players?.find((p) => p.id === id);
+  if (fromView) return fromView.nickname;
+  return push?.room?.seats?.find((s) => s.id === id)?.nickname ?? "?";
+}
+
+/** A short beep and a buzz for "your turn", when the player turned sounds on. */
+let audio = null;
+export function ping() {
+  try {
+    navigator.vibrate?.(120);
+  } catch {
+    // Vibration refused: fine.
+  }
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 880;
+    gain.gain.setValueAtTime(0.001, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.3);
+  } catch {
+    // No audio here: the status line and the announcement still say it.
+  }
+}
