@@ -1,0 +1,286 @@
+"""Haiclue in Chromium, against the real server, acting only through the page.
+
+Three players play a whole game (6 rounds × 3 clues), two play the co-op game to its team
+score, a phone builds a clue without sideways scrolling, and no page ever shows another
+player's card before that clue's reveal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll
+from haiclue_steps import (
+    COLOURS,
+    build_clue,
+    clue,
+    countdown_shown,
+    guess,
+    my_card,
+    my_id,
+    rack,
+    reading_author,
+    ready,
+    screen,
+    seat_ids,
+    start_haiclue,
+    target_words,
+    wait_for,
+)
+
+expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+
+# No clocks: every step waits for the players, so the game goes as fast as the page does.
+UNTIMED = {"clue_seconds": 0, "guess_seconds": 0, "reveal_seconds": 0}
+I18N = Path(__file__).resolve().parents[2] / "src" / "tertulia" / "web" / "i18n"
+
+
+def test_three_players_play_a_whole_game_to_the_end_screen(player, artifacts):
+    pages = start_haiclue(player, ["Ana", "Bo", "Cy"], settings=UNTIMED)
+    ids = [my_id(page) for page in pages]
+    by_id = dict(zip(ids, pages, strict=True))
+    assert seat_ids(pages[0]) == ids
+    first_racks = {}
+    first_targets = None
+
+    for round_no in range(1, 7):
+        side = "white" if round_no % 2 else "black"
+        cards = {}
+        for page, me in zip(pages, ids, strict=True):
+            wait_for(page, phase="build", round=round_no)
+            expect(screen(page)).to_have_attribute("data-side", side)
+            cards[me] = my_card(page)
+            assert cards[me] in COLOURS
+            # Your own card only: no other player's card is anywhere in your page.
+            assert page.locator("[data-card-of]").count() == 1
+        if round_no == 1:
+            first_racks = {me: rack(page) for me, page in by_id.items()}
+            first_targets = target_words(pages[0])
+            assert all(len(words) == 15 for words in first_racks.values())
+            expect(pages[0].locator("#chat-input")).to_be_enabled()
+            pages[0].screenshot(path=artifacts / "haiclue-build-1280x800.png")
+        if round_no == 2:
+            # White → black: the targets and the tiles flipped, and the page says so.
+            for page in pages:
+                expect(page.locator("#hc-flash")).to_contain_text("black side")
+                assert target_words(page) != first_targets
+            pages[1].wait_for_timeout(350)  # the flip (280 ms)
+            pages[1].screenshot(path=artifacts / "haiclue-flip-1280x800.png")
+        if round_no == 3:
+            # Black → white and pass to the left: you hold the rack of the player on your right.
+            for i, (page, me) in enumerate(zip(pages, ids, strict=True)):
+                right = ids[i - 1]
+                assert rack(page) == first_racks[right], f"{me} should hold {right}'s tiles"
+                expect(page.locator("#hc-flash")).to_contain_text(
+                    by_id[right].locator("#hc-players li.is-me .name").inner_text()
+                )
+            pages[0].wait_for_timeout(350)  # the flip and the pass (300 ms)
+            pages[0].screenshot(path=artifacts / "haiclue-pass-1280x800.png")
+
+        for page in pages:
+            build_clue(page)
+
+        for reading in range(3):
+            for page in pages:
+                wait_for(page, phase="guess", round=round_no, reading=reading)
+            author = reading_author(pages[0])
+            for page, me in zip(pages, ids, strict=True):
+                expect(page.locator("#chat-input")).to_be_disabled()
+                if me == author:
+                    expect(page.locator("#hc-author-note")).to_be_visible()
+                    expect(page.locator(".hc-guess")).to_have_count(0)
+                else:
+                    # The author's card is not in the guessers' pages before the reveal.
+                    assert page.locator(f'[data-card-of="{author}"]').count() == 0
+                    expect(page.locator(".hc-guess")).to_have_count(4)
+            if round_no == 1 and reading == 0:
+                guesser = next(p for p, me in zip(pages, ids, strict=True) if me != author)
+                guesser.screenshot(path=artifacts / "haiclue-guess-1280x800.png")
+            # Everyone finds Ana's and Bo's cards and misses Cy's: per round Ana and Bo
+            # score 2 as authors + 1 as guessers, Cy scores 2 as a guesser.
+            right = cards[author]
+            colour = right if author != ids[2] else next(c for c in COLOURS if c != right)
+            for page, me in zip(pages, ids, strict=True):
+                if me != author:
+                    guess(page, colour)
+            for page in pages:
+                wait_for(page, phase="reveal", reading=reading)
+                # The reveal shows the author's card: the one their own screen showed them.
+                line = page.locator("#hc-card-line")
+                expect(line).to_have_attribute("data-card-of", author)
+                expect(line).to_have_attribute("data-colour", cards[author])
+                expect(page.locator("#hc-results li")).to_have_count(3)
+                author_points = "+0" if author == ids[2] else "+2"
+                expect(page.locator(f'#hc-results li[data-player="{author}"] .score')).to_have_text(
+                    author_points
+                )
+                expect(page.locator("#chat-input")).to_be_enabled()
+            if round_no == 1 and reading == 0:
+                pages[0].wait_for_timeout(300)  # the result slides in (280 ms)
+                pages[0].screenshot(path=artifacts / "haiclue-reveal-1280x800.png")
+            for page in pages:
+                ready(page)
+
+    for page in pages:
+        wait_for(page, phase="ended")
+        expect(page.locator("#hc-podium li")).to_have_count(3)
+        expect(page.locator("#status-line")).to_have_text("Ana, Bo won the match together!")
+    # Ana and Bo share the first place; Cy comes after them.
+    rows = pages[0].locator("#hc-podium li")
+    expect(rows.locator(".name")).to_have_text(["Ana", "Bo", "Cy"])
+    expect(rows.locator(".score")).to_have_text(["18 points", "18 points", "12 points"])
+    places = [int(rows.nth(i).get_attribute("data-place")) for i in range(3)]
+    assert places[0] == places[1] == 1 < places[2]
+    expect(rows.locator(".pill.shared")).to_have_count(2)
+    expect(rows.locator(".pill.win")).to_have_count(2)
+    pages[0].wait_for_timeout(400)  # the podium rises (280 ms)
+    pages[0].screenshot(path=artifacts / "haiclue-end-1280x800.png", full_page=True)
+
+
+def test_two_players_play_the_coop_game_to_the_team_score(player, artifacts):
+    ana, bo = pages = start_haiclue(player, ["Ana", "Bo"], settings=UNTIMED)
+    ids = [my_id(page) for page in pages]
+    meter = ana.locator("#hc-meter")
+    expect(meter).to_have_attribute("aria-valuenow", "0")
+    expect(ana.locator(".hc-meter-mark")).to_have_text(["6", "8"])
+    clues = 0
+    for round_no in range(1, 5):
+        cards = {}
+        for page, me in zip(pages, ids, strict=True):
+            wait_for(page, phase="build", round=round_no)
+            cards[me] = my_card(page)
+        if round_no == 3:
+            # Two players swap racks after a black round; the page names the other player.
+            expect(ana.locator("#hc-flash")).to_contain_text("swap racks")
+            expect(ana.locator("#hc-flash")).to_contain_text("Bo")
+        for page in pages:
+            build_clue(page, tiles=2 + round_no % 2)
+        for reading in range(2):
+            for page in pages:
+                wait_for(page, phase="guess", reading=reading)
+            author = reading_author(ana)
+            guesser = bo if author == ids[0] else ana
+            # The first two guesses miss on purpose, the other six hit: the team ends at 6.
+            right = cards[author]
+            colour = right if clues >= 2 else next(c for c in COLOURS if c != right)
+            guess(guesser, colour)
+            clues += 1
+            for page in pages:
+                wait_for(page, phase="reveal", reading=reading)
+            if round_no == 1 and reading == 0:
+                ana.wait_for_timeout(300)  # the result slides in (280 ms)
+                ana.screenshot(path=artifacts / "haiclue-coop-reveal-1280x800.png", full_page=True)
+            for page in pages:
+                ready(page)
+
+    for page in pages:
+        wait_for(page, phase="ended")
+        expect(page.locator("#hc-meter")).to_have_attribute("aria-valuenow", "6")
+        expect(page.locator("#hc-team-score")).to_have_text("6")
+        expect(page.locator("#hc-end-result")).to_contain_text("The team won with 6 points")
+        expect(page.locator(".hc-podium .pill.win")).to_have_count(2)
+    ana.wait_for_timeout(400)  # the podium rises (280 ms)
+    ana.screenshot(path=artifacts / "haiclue-coop-end-1280x800.png", full_page=True)
+
+
+def test_a_phone_builds_a_clue_without_sideways_scrolling(player, artifacts):
+    phone, laptop = start_haiclue(player, ["Ana", "Bo"], viewports=[PHONE, LAPTOP])
+    wait_for(phone, phase="build", round=1)
+    # The default clue clock (180 s) counts down from the server's deadline.
+    assert countdown_shown(phone)
+    expect(phone.locator("#hc-submit")).to_be_disabled()
+    expect(phone.locator("#status-line")).to_contain_text("Your turn: build a clue")
+    assert no_horizontal_scroll(phone), "the build step scrolls sideways at 360×640"
+    phone.screenshot(path=artifacts / "haiclue-build-360x640.png", full_page=True)
+
+    words = rack(phone)
+    tiles = phone.locator("#hc-rack .hc-tile")
+    for i in (0, 1, 2):
+        tiles.nth(i).click()
+    assert clue(phone) == words[:3]
+    # Reorder with the small buttons, take one out by tapping it in the clue.
+    phone.get_by_role("button", name=f"Move {words[2]} earlier").click()
+    assert clue(phone) == [words[0], words[2], words[1]]
+    phone.locator(f'#hc-clue-row .hc-tile[data-word="{words[0]}"]').click()
+    assert clue(phone) == [words[2], words[1]]
+    expect(tiles.nth(0)).to_have_attribute("aria-pressed", "false")
+    # Drag a rack tile to the front of the clue (mouse pointer events).
+    source = phone.locator(f'#hc-rack .hc-tile[data-word="{words[3]}"]').bounding_box()
+    target = phone.locator("#hc-clue-row .hc-clue-item").first.bounding_box()
+    phone.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    phone.mouse.down()
+    phone.mouse.move(target["x"] + 30, target["y"] + 10, steps=8)
+    phone.mouse.move(target["x"] + 4, target["y"] + target["height"] / 2, steps=4)
+    expect(phone.locator(".hc-ghost")).to_have_text(words[3])
+    phone.screenshot(path=artifacts / "haiclue-drag-360x640.png")
+    phone.mouse.up()
+    expect(phone.locator(".hc-ghost")).to_have_count(0)
+    assert clue(phone) == [words[3], words[2], words[1]]
+    assert no_horizontal_scroll(phone), "the clue row scrolls sideways at 360×640"
+    for selector in ("#hc-rack .hc-tile", ".hc-move", "#hc-submit"):
+        box = phone.locator(selector).first.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, f"{selector} is smaller than 44 px"
+    phone.locator("#hc-clue-row").scroll_into_view_if_needed()
+    phone.screenshot(path=artifacts / "haiclue-clue-360x640.png")
+
+    phone.locator("#hc-submit").click()
+    expect(phone.locator("#hc-confirm-box")).to_contain_text(" ".join(clue(phone)))
+    phone.locator("#hc-confirm").click()
+    expect(phone.locator("#hc-my-clue .hc-tile")).to_have_text([words[3], words[2], words[1]])
+    expect(laptop.locator('#hc-players li[data-state="finished"]')).to_have_count(1)
+    expect(phone.locator("#status-line")).to_contain_text("Waiting for Bo")
+    assert no_horizontal_scroll(phone)
+    phone.screenshot(path=artifacts / "haiclue-sent-360x640.png", full_page=True)
+
+    # The guess and the reveal fit the phone too.
+    build_clue(laptop, tiles=4)
+    wait_for(phone, phase="guess", reading=0)
+    if phone.locator(".hc-guess").count() == 0:  # the phone's clue is read first: Bo guesses
+        guess(laptop, "blue")
+        wait_for(phone, phase="reveal", reading=0)
+        ready(phone)
+        ready(laptop)
+        wait_for(phone, phase="guess", reading=1)
+    assert no_horizontal_scroll(phone), "the guess step scrolls sideways at 360×640"
+    phone.screenshot(path=artifacts / "haiclue-guess-360x640.png")
+    guess(phone, "red")
+    wait_for(phone, phase="reveal")
+    assert no_horizontal_scroll(phone), "the reveal scrolls sideways at 360×640"
+    phone.wait_for_timeout(300)
+    phone.screenshot(path=artifacts / "haiclue-reveal-360x640.png", full_page=True)
+
+    # In Polish and the dark theme: the screen's own strings follow the language at once.
+    phone.locator("#language").select_option("pl")
+    phone.locator("#theme-toggle").click()
+    expect(phone.locator("#hc-targets-title")).to_have_text("Słowa docelowe")
+    expect(phone.locator("#hc-coop h2")).to_have_text("Wynik drużyny")
+    assert no_horizontal_scroll(phone), "the Polish reveal scrolls sideways at 360×640"
+    phone.wait_for_timeout(300)
+    phone.screenshot(path=artifacts / "haiclue-reveal-pl-dark-360x640.png", full_page=True)
+
+
+def test_the_four_haiclue_translations_have_the_same_strings():
+    plural = re.compile(r"\.(zero|one|two|few|many|other)$")
+
+    def load(lang):
+        return json.loads((I18N / "games" / "haiclue" / f"{lang}.json").read_text("utf-8"))
+
+    english = load("en")
+    base = {plural.sub("", k) for k in english}
+    for lang in ("pt-BR", "es", "pl"):
+        strings = load(lang)
+        assert {plural.sub("", k) for k in strings} == base, lang
+        for key, text in strings.items():
+            source = english.get(key) or english[plural.sub("", key) + ".other"]
+            extra = set(re.findall(r"\{(\w+)\}", text)) - set(re.findall(r"\{(\w+)\}", source))
+            assert not extra, f"{lang} {key}: {extra}"
+    main = json.loads((I18N / "en.json").read_text("utf-8"))
+    codes = ["not_your_tile", "wrong_side", "tile_twice", "too_few_tiles", "already_submitted"]
+    for key in [f"errors.clue.{c}" for c in codes] + [
+        "errors.guess.own_clue",
+        "errors.seat.no_joining",
+    ]:
+        assert key in main, key
