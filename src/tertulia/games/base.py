@@ -227,6 +227,43 @@ def clone(state: S) -> S:
     return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
 
 
+def check_and_apply(
+    state: Any,
+    seat: str | None,
+    action: Action,
+    now: float,
+    *,
+    handlers: dict[type, Callable[..., None]],
+    allowed: frozenset[type],
+    ended: bool,
+    playing: bool,
+) -> tuple[Any, list[Event]]:
+    """The ladder every game's ``apply`` climbs, then the handler, on a copy of the state.
+
+    Room actions only from the room (a timeout only once its deadline has come); a game's own
+    actions only from a seated player, before the end, in a phase that ``allowed`` lists. The
+    handler changes the copy; a ``RuleError`` anywhere leaves the caller's state untouched.
+    """
+    if isinstance(action, SYSTEM_ACTIONS):
+        if seat is not None:
+            raise RuleError(ROOM_ONLY, "Only the room may send this action.")
+        if isinstance(action, Timeout) and (state.deadline is None or now < state.deadline):
+            raise RuleError(EARLY_TIMEOUT, "Nothing has timed out yet.")
+    else:
+        if type(action) not in handlers:
+            raise RuleError("action.unknown", "This game has no such action.")
+        if ended:
+            raise RuleError(MATCH_OVER, "The match is over.")
+        if not playing:
+            raise RuleError(NOT_A_PLAYER, "You are not playing in this match.")
+        if type(action) not in allowed:
+            raise RuleError(WRONG_PHASE, "That can't be done at this point of the game.")
+    new = clone(state)
+    events: list[Event] = []
+    handlers[type(action)](new, seat, action, now, events)
+    return new, events
+
+
 def settings_schema(settings_type: type[msgspec.Struct]) -> dict[str, Any]:
     """The JSON Schema the lobby builds its settings form from.
 

@@ -128,34 +128,17 @@ def apply(
     state: State, seat: str | None, action: base.Action, now: float
 ) -> tuple[State, list[Event]]:
     """The new state after ``seat`` (None: the room) does ``action`` at ``now``, and its events."""
-    _check_allowed(state, seat, action, now)
-    new = base.clone(state)
-    events: list[Event] = []
-    _HANDLERS[type(action)](new, seat, action, now, events)
-    return new, events
-
-
-def _check_allowed(state: State, seat: str | None, action: base.Action, now: float) -> None:
-    """Refuse what the phase table or the seat's role rules out, before anything is copied."""
-    if isinstance(action, base.SYSTEM_ACTIONS):
-        if seat is not None:
-            raise RuleError(base.ROOM_ONLY, "Only the room may send this action.")
-        if isinstance(action, Timeout) and (state.deadline is None or now < state.deadline):
-            raise RuleError(base.EARLY_TIMEOUT, "Nothing has timed out yet.")
-        return
-    if type(action) not in _HANDLERS:
-        raise RuleError("action.unknown", "Pitacor has no such action.")
-    if state.phase is Phase.ENDED:
-        raise RuleError(base.MATCH_OVER, "The match is over.")
-    member = find_member(state, seat)
-    if member is None or member.left:
-        raise RuleError(base.NOT_A_PLAYER, "You are not playing in this match.")
-    if type(action) not in PHASE_ACTIONS[state.phase]:
-        raise RuleError(
-            base.WRONG_PHASE,
-            "That can't be done at this point of the round.",
-            phase=state.phase.value,
-        )
+    player = find_member(state, seat)
+    return base.check_and_apply(
+        state,
+        seat,
+        action,
+        now,
+        handlers=_HANDLERS,
+        allowed=PHASE_ACTIONS[state.phase],
+        ended=state.phase is Phase.ENDED,
+        playing=player is not None and not player.left,
+    )
 
 
 def choose_target(state: State, seat: str, action: ChooseTarget, now: float, events) -> None:
