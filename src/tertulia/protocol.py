@@ -158,9 +158,11 @@ class RoomUpdate(ServerMessage, tag="room"):
     """The room as this connection's seat may see it, after change number ``version``."""
 
     version: int
-    room: dict[str, Any]
+    # The room and the events are the same for every seat: the room encodes them once per
+    # change (msgspec.Raw) and only the view is encoded per seat.
+    room: dict[str, Any] | msgspec.Raw
     view: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] | msgspec.Raw = []
     chat: list[dict[str, Any]] | None = None  # the recent chat, on joining or resuming
     # Large, unchanging pieces the view refers to by key (a Pintó drawing), each sent once per
     # connection: only the keys this connection has not received yet.

@@ -18,6 +18,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import msgspec
+
 from ..games.base import Event, RuleError
 from ..protocol import (
     Ack,
@@ -248,7 +250,7 @@ class Room:
             return
         self._cancel_grace(peer.player)
         # The picture first, then the ack: when a request resolves, its result is on screen.
-        peer.send(self._update_for(peer, [], with_chat=True))
+        peer.send(self._update_for(peer, with_chat=True))
         peer.send(Ack(item.msg_id, {"room": self.code}))
         item.done.set_result(None)
 
@@ -327,8 +329,9 @@ class Room:
             for peer in self.peers:
                 peer.send(line)
             return
+        shared = self._shared(wire_events)
         for peer in list(self.peers):
-            peer.send(self._update_for(peer, wire_events))
+            peer.send(self._update_for(peer, shared))
         if isinstance(record, (Left, Kicked)):
             for peer in [p for p in self.peers if p.player == record.player]:
                 self.peers.discard(peer)
@@ -365,10 +368,21 @@ class Room:
         except Exception:
             log.exception("room %s: could not keep the finished match", self.code)
 
-    def _update_for(self, peer: Peer, events: list[dict], with_chat: bool = False) -> RoomUpdate:
+    def _shared(self, events: list[dict]) -> tuple[msgspec.Raw, msgspec.Raw]:
+        """What every seat's push has in common, encoded once: the room and the events."""
+        room = lobby_view(self.model) | {"online": self._online_players()}
+        return msgspec.Raw(record_encoder.encode(room)), msgspec.Raw(record_encoder.encode(events))
+
+    def _update_for(
+        self,
+        peer: Peer,
+        shared: tuple[msgspec.Raw, msgspec.Raw] | None = None,
+        with_chat: bool = False,
+    ) -> RoomUpdate:
+        room, events = shared if shared is not None else self._shared([])
         return RoomUpdate(
             version=self.version,
-            room=lobby_view(self.model) | {"online": self._online_players()},
+            room=room,
             view=game_view(self.model, peer.player),
             events=events,
             chat=list(self.model.chat) if with_chat else None,
