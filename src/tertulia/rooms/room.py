@@ -315,6 +315,9 @@ class Room:
             raise RuleError("server.store", "Your move could not be saved; try again.") from None
         self.seq += 1
         self.version += 1
+        if isinstance(record, MatchStarted):
+            for peer in self.peers:  # a new match's blobs may reuse the last match's keys
+                peer.sent_blobs.clear()
         self._broadcast(record, events)
         if answer is not None:
             answer[0].send(Ack(answer[1]))

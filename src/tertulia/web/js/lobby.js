@@ -57,6 +57,7 @@ export function createLobby(app) {
   let form = null;
   let formKey = null;
   let lastRoom = null;
+  let lastPush = null;
   let sharedCode = null;
 
   const request = (type, fields, slot) =>
@@ -204,7 +205,14 @@ export function createLobby(app) {
     form.update(room.settings, amHost && room.status === "lobby");
   }
 
+  /** Rebuild what carries translated labels (a game's own strings arrived). */
+  function refresh() {
+    formKey = null;
+    if (lastPush) update(lastPush);
+  }
+
   function update(push) {
+    lastPush = push;
     const room = push.room;
     lastRoom = room;
     const me = app.conn.player;
@@ -229,5 +237,5 @@ export function createLobby(app) {
     paintSettings(room, amHost);
   }
 
-  return { el, update, destroy() {} };
+  return { el, update, refresh, destroy() {} };
 }

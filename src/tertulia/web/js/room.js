@@ -248,7 +248,7 @@ export function mount(main, app, { code }) {
       chat.setAllowed(true);
       // A game may keep its settings labels and error texts in its own i18n files.
       loadGameStrings(room.game).then((loaded) => {
-        if (loaded && lobby && previous === push) lobby.update(push);
+        if (loaded && lobby) lobby.refresh();
       });
     } else {
       rematchBox.hidden = !(room.status === "ended" && amHost);

@@ -38,6 +38,7 @@ export function schemaFields(schema) {
     const field = resolve(prop);
     let kind = field.type;
     if (Array.isArray(field.enum)) kind = "enum";
+    else if (kind === "array") kind = "list"; // a list of short texts (Pintó's own categories)
     else if (Array.isArray(kind)) kind = kind.find((k) => k !== "null");
     return {
       name,
@@ -72,6 +73,10 @@ function fieldLabel(el, field, value = undefined) {
 
 function valueText(el, field, value) {
   if (field.kind === "boolean") return tx(el, value ? "common.yes" : "common.no");
+  if (field.kind === "list") {
+    el.textContent = Array.isArray(value) && value.length ? value.join(", ") : "—";
+    return el;
+  }
   if (field.kind === "enum") return fieldLabel(el, field, value);
   el.textContent = value === null || value === undefined ? "—" : String(value);
   return el;
@@ -147,6 +152,9 @@ export function createSettingsForm({ schema, values, isHost, send, restore, idPr
         min: field.minimum,
         max: field.maximum,
       });
+    } else if (field.kind === "list") {
+      // One entry per line; saved when the box loses focus.
+      input = h("textarea", { id, rows: 3, class: "setting-list" });
     } else {
       input = h("input", { type: "text", id });
     }
@@ -186,6 +194,8 @@ export function createSettingsForm({ schema, values, isHost, send, restore, idPr
     else if (field.kind === "enum") {
       const original = field.options.find((o) => String(o) === input.value);
       value = original === undefined ? input.value : original;
+    } else if (field.kind === "list") {
+      value = input.value.split("\n").map((line) => line.trim()).filter(Boolean);
     } else value = input.value;
     if (typeof value === "number" && !Number.isFinite(value)) {
       showError(error, { code: "settings.invalid", message: "That value is not allowed.", params: {} });
@@ -217,6 +227,7 @@ export function createSettingsForm({ schema, values, isHost, send, restore, idPr
       // Never overwrite what the host is typing right now.
       if (document.activeElement === input && input.type !== "checkbox" && input.tagName !== "SELECT") continue;
       if (field.kind === "boolean") input.checked = Boolean(value);
+      else if (field.kind === "list") input.value = Array.isArray(value) ? value.join("\n") : "";
       else input.value = value === null || value === undefined ? "" : String(value);
     }
   }

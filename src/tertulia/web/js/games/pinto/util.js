@@ -1,0 +1,123 @@
+// Pintó's small shared pieces: the stylesheet, the blob store, names, the countdown text,
+// the rulebook's scoring formula (for the preview before the artist confirms), and keeping
+// the keyboard focus across a re-render.
+
+import { h } from "../../dom.js";
+
+const CSS_ID = "pinto-css";
+
+/** Add pinto.css to the page once. */
+export function loadCss() {
+  if (document.getElementById(CSS_ID)) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/pinto.css", id: CSS_ID }));
+}
+
+// ------------------------------------------------------------------ blobs
+//
+// A revealed drawing reaches a connection once, as `push.blobs[key]`; the view names it by
+// key (view.drawings[artist].blob). The store lives at module level, per room, so that a
+// screen mounted again in the same room (home and back, same connection: the server does not
+// send the blobs again) still has them. A new match in the room starts a fresh store: it can
+// only follow a push with room.status "ended".
+
+let store = { code: null, blobs: new Map(), ended: false };
+
+/** Keep the blobs of `push`; returns the map of every blob kept for its room. */
+export function keepBlobs(push) {
+  const code = push?.room?.code ?? null;
+  if (store.code !== code) store = { code, blobs: new Map(), ended: false };
+  if (push?.room?.status === "playing" && store.ended) {
+    store.blobs = new Map();
+    store.ended = false;
+  }
+  if (push?.room?.status === "ended") store.ended = true;
+  const fresh = push?.blobs;
+  if (fresh && typeof fresh === "object") {
+    for (const [key, value] of Object.entries(fresh)) store.blobs.set(key, value);
+  }
+  return store.blobs;
+}
+
+// ------------------------------------------------------------------ view helpers
+
+export function nicknameOf(push, id) {
+  const p = push?.view?.players?.find((x) => x.id === id);
+  return p?.nickname ?? push?.room?.seats?.find((s) => s.id === id)?.nickname ?? "?";
+}
+
+export function names(push, ids) {
+  return ids.map((id) => nicknameOf(push, id)).join(", ");
+}
+
+/** m:ss left until `deadline` on the server's clock. */
+export function clockText(deadline, now) {
+  const left = Math.max(0, Math.ceil(deadline - now));
+  return { text: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`, left };
+}
+
+/** The rulebook's points for one drawing, from the marks (a preview: the server scores). */
+export function previewPoints(artist, marks) {
+  const seats = Object.keys(marks || {});
+  const right = seats.filter((s) => marks[s].right);
+  const wrong = seats.length - right.length;
+  if (!right.length) return { kind: "none", points: { [artist]: -1 }, wrong };
+  if (!wrong) return { kind: "all", points: Object.fromEntries(right.map((s) => [s, 1])), wrong };
+  const points = { [artist]: wrong };
+  for (const s of right) points[s] = wrong;
+  return { kind: "some", points, wrong };
+}
+
+export function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** Who may judge now: the artist, or the host when the artist is not here. */
+export function judgeOf(view) {
+  const artist = view?.judging?.artist;
+  if (!artist) return null;
+  const p = view.players?.find((x) => x.id === artist);
+  const here = p && p.online !== false && !p.left;
+  return here ? artist : view.host;
+}
+
+/**
+ * Run `fn` (which rebuilds part of `root`) and give the focus back to the element with the
+ * same data-focus key.
+ */
+export function keepFocus(root, fn) {
+  const active = document.activeElement;
+  const key = active && root.contains(active) ? (active.dataset?.focus ?? null) : null;
+  fn();
+  if (!key) return;
+  const now = document.activeElement;
+  if (now && now.isConnected && now.dataset?.focus === key) return;
+  const el = root.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+  if (el && !el.disabled && !el.closest("[hidden]")) el.focus({ preventScroll: true });
+}
+
+/** localStorage that never throws (private mode, quotas). */
+export const local = {
+  get(key) {
+    try {
+      const raw = localStorage.getItem(key);
+      return raw === null ? null : JSON.parse(raw);
+    } catch {
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      if (value === null || value === undefined) localStorage.removeItem(key);
+      else localStorage.setItem(key, JSON.stringify(value));
+    } catch {
+      // Storage refused: the drawing lives on in memory for this tab.
+    }
+  },
+  keys(prefix) {
+    try {
+      return Object.keys(localStorage).filter((k) => k.startsWith(prefix));
+    } catch {
+      return [];
+    }
+  },
+};

@@ -1,0 +1,303 @@
+"""Pintó in Chromium, against the real server, acting only through the page.
+
+Three players draw with real pointer events, interpret, judge and finish a 3-round game to
+the final scores (which must be the rulebook's); a phone draws with a finger without the page
+scrolling and keeps its drawing over a reload; a title that uses the category's name is
+refused with its reason shown next to the title box.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from e2e_actions import LAPTOP, create_room, join_room, no_horizontal_scroll
+from pinto_steps import (
+    ZIGZAG,
+    category,
+    draw,
+    finish_with_blanks,
+    flip,
+    inked_pixels,
+    interpret,
+    my_id,
+    open_touch_phone,
+    pick,
+    reveal,
+    scores,
+    screen,
+    start_pinto,
+    touch_draw,
+    wait_for,
+    write_title,
+)
+
+expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+
+TITLES = [
+    ["lighthouse", "octopus", "volcano"],
+    ["umbrella", "pyramid", "snowman"],
+    ["rocket", "cactus", "teapot"],
+]
+# GUESSES[round][guesser][artist]: R = the title itself, W = a wrong guess, B = left blank.
+GUESSES = [
+    {0: {1: "R", 2: "W"}, 1: {0: "R", 2: "B"}, 2: {0: "W", 1: "R"}},
+    {0: {1: "W", 2: "R"}, 1: {0: "R", 2: "W"}, 2: {0: "R", 1: "B"}},
+    {0: {1: "R", 2: "B"}, 1: {0: "R", 2: "R"}, 2: {0: "W", 1: "W"}},
+]
+# With these, Ana and Bo end on 6 points each; Bo's best round (3) beats Ana's (2).
+# In round 2 the artist of seat 1 flips seat 0's wrong guess to right before confirming.
+FLIPS = {1: {1: {0: True}}}
+PENS = [("red", 10), ("blue", 20), ("green", 5)]
+
+
+def rulebook_points(artist: int, right: dict[int, bool]) -> dict[int, int]:
+    """Some right: artist and right guessers +1 per wrong guesser; all right: guessers +1;
+    none right: the artist -1."""
+    winners = [seat for seat, ok in right.items() if ok]
+    wrong = len(right) - len(winners)
+    if not winners:
+        return {artist: -1}
+    if not wrong:
+        return dict.fromkeys(winners, 1)
+    return {artist: wrong, **dict.fromkeys(winners, wrong)}
+
+
+def expected_scores() -> list[int]:
+    total = [0, 0, 0]
+    for r in range(3):
+        for artist in range(3):
+            right = {g: GUESSES[r][g][artist] == "R" for g in range(3) if g != artist}
+            right.update(FLIPS.get(r, {}).get(artist, {}))
+            for seat, points in rulebook_points(artist, right).items():
+                total[seat] += points
+    return total
+
+
+def make_drawing(page, seat: int, round_no: int) -> None:
+    colour, size = PENS[seat]
+    pick(page, colour=colour, size=size)
+    draw(page)
+    if seat == 0 and round_no == 0:
+        # One stroke too many, undone: the pad is exactly as before.
+        before = inked_pixels(page)
+        pick(page, colour="violet", size=40)
+        draw(page, [[(100, 900), (900, 900)]])
+        assert inked_pixels(page) > before
+        page.locator("#pn-undo").click()
+        expect(page.locator("#pn-undo")).to_be_enabled()
+        page.wait_for_timeout(100)
+        assert inked_pixels(page) == before
+
+
+def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, artifacts):
+    pages = [player(viewport=LAPTOP) for _ in range(3)]
+    start_pinto(pages, ["Ana", "Bo", "Cy"], settings={"rounds": 3})
+    ids = [my_id(page) for page in pages]
+    seat_of = {pid: i for i, pid in enumerate(ids)}
+
+    for r in range(3):
+        round_no = r + 1
+        titles = TITLES[r]
+        for page in pages:
+            wait_for(page, phase="create", round=round_no, todo="write_title")
+        if r:
+            # The round's results wait on top until dismissed.
+            results = pages[0].locator("#pn-round-results")
+            expect(results).to_contain_text(f"Round {r} results")
+            expect(results.locator(".pn-result")).to_have_count(3)
+            if r == 1:
+                pages[0].screenshot(
+                    path=artifacts / "pinto-round-results-1280x800.png", full_page=True
+                )
+            pages[0].locator("#pn-round-results-close").click()
+            expect(results).to_be_hidden()
+
+        # Ana and Bo title, draw and reveal; Ana interprets Bo's while Cy has not started.
+        for seat in (0, 1):
+            write_title(pages[seat], titles[seat])
+            make_drawing(pages[seat], seat, r)
+            reveal(pages[seat])
+        ana = pages[0]
+        expect(ana.locator(f"#pn-players li[data-player='{ids[2]}']")).to_have_attribute(
+            "data-state", "title"
+        )
+        if GUESSES[r][0][1] != "B":
+            interpret(ana, ids[1], titles[1] if GUESSES[r][0][1] == "R" else "qwerty")
+        expect(ana.locator(f"#pn-players li[data-player='{ids[0]}']")).to_contain_text(
+            "interpreting 1/2"
+        )
+        if r == 0:
+            expect(ana.locator(f"#pn-guess-{ids[2]}")).to_be_hidden()
+            cy_card = ana.locator(f"li.pn-work[data-artist='{ids[2]}']")
+            expect(cy_card.locator(".pn-work-waiting")).to_contain_text("Cy is still working")
+            ana.screenshot(path=artifacts / "pinto-phase-b-1280x800.png", full_page=True)
+
+        write_title(pages[2], titles[2])
+        if r == 0:
+            # Titles are secret: nobody else's page holds them before the judging.
+            for seat, page in enumerate(pages):
+                html = page.content()
+                for other, title in enumerate(titles):
+                    if other != seat:
+                        assert title not in html, f"{title!r} leaked to seat {seat}"
+        make_drawing(pages[2], 2, r)
+        reveal(pages[2])
+
+        for g, page in enumerate(pages):
+            blanks = False
+            for a, guess in GUESSES[r][g].items():
+                if g == 0 and a == 1:
+                    continue  # done above
+                if guess == "B":
+                    blanks = True
+                    continue
+                interpret(page, ids[a], titles[a] if guess == "R" else "qwerty")
+            if blanks:
+                finish_with_blanks(page)
+
+        # Phase C: one drawing at a time; the artist confirms, the others watch.
+        for k in range(3):
+            wait_for(pages[0], phase="judge", round=round_no, judged=k)
+            artist = screen(pages[0]).get_attribute("data-artist")
+            seat = seat_of[artist]
+            artist_page = pages[seat]
+            wait_for(artist_page, phase="judge", todo="judge", judged=k)
+            watcher = pages[(seat + 1) % 3]
+            expect(watcher.locator("#pn-show-title-text")).to_have_text(titles[seat])
+            expect(watcher.locator("#pn-interps li")).to_have_count(2)
+            expect(watcher.locator("#pn-confirm")).to_be_hidden()
+            expect(watcher.locator("#pn-show-wait")).to_contain_text("Waiting for")
+            for g, guesses in GUESSES[r].items():
+                if g == seat:
+                    continue
+                row = watcher.locator(f"#pn-interps li[data-seat='{ids[g]}']")
+                reason = {"R": "same words", "W": "different", "B": "blank"}[guesses[seat]]
+                expect(row.locator(".pn-reason")).to_have_text(reason)
+            for g, right in FLIPS.get(r, {}).get(seat, {}).items():
+                flip(artist_page, ids[g], right)
+                expect(
+                    watcher.locator(f"#pn-interps li[data-seat='{ids[g]}'] .pn-reason")
+                ).to_have_text("the artist's call")
+            if r == 0 and k == 0:
+                artist_page.wait_for_timeout(2500)  # the show: guesses, title, marks, one by one
+                artist_page.screenshot(
+                    path=artifacts / "pinto-show-artist-1280x800.png", full_page=True
+                )
+                watcher.screenshot(
+                    path=artifacts / "pinto-show-watcher-1280x800.png", full_page=True
+                )
+            artist_page.locator("#pn-confirm").click()
+            if k < 2:
+                wait_for(pages[0], phase="judge", judged=k + 1)
+                expect(pages[0].locator("#pn-latest")).to_be_visible()
+
+    for page in pages:
+        wait_for(page, phase="ended")
+    want = expected_scores()
+    got = scores(pages[0])
+    assert got == {ids[i]: want[i] for i in range(3)}, (got, want)
+    assert want == [6, 6, 3]
+    # A tie on points, broken by the best single round, and the page says so.
+    expect(pages[0].locator("#status-line")).to_have_text("Bo won the match!")
+    final = pages[1].locator("#pn-final")
+    expect(final).to_contain_text("Tie-break: the most points in a single round")
+    expect(final.locator("#pn-tie-notes")).to_contain_text("Bo, Ana tied on 6 points")
+    expect(final.locator("#pn-tie-notes")).to_contain_text("(Bo 3, Ana 2)")
+    expect(final.locator("#pn-final-table tbody tr")).to_have_count(3)
+    pages[1].wait_for_timeout(400)
+    pages[1].screenshot(path=artifacts / "pinto-final-1280x800.png", full_page=True)
+
+
+def test_a_phone_draws_with_a_finger_without_the_page_scrolling(browser, server, player, artifacts):
+    errors: list[str] = []
+    phone, cdp = open_touch_phone(browser, server.url, errors)
+    try:
+        others = [player(viewport=LAPTOP) for _ in range(2)]
+        start_pinto([others[0], phone, others[1]], ["Ana", "Pia", "Cy"])
+        wait_for(phone, phase="create", todo="write_title")
+        assert no_horizontal_scroll(phone)
+        phone.screenshot(path=artifacts / "pinto-phone-title-360x640.png")
+        write_title(phone, "lighthouse")
+        pad = phone.locator("#pn-pad")
+        assert pad.evaluate("el => getComputedStyle(el).touchAction") == "none"
+        pick(phone, colour="blue", size=20)
+        pad.evaluate("el => el.scrollIntoView({block: 'center'})")
+        before = phone.evaluate("window.scrollY")
+        assert before > 0, "the canvas should be below the fold on a phone"
+        assert inked_pixels(phone) == 0
+        # A long vertical swipe is what would scroll a page; then the usual zigzags.
+        touch_draw(phone, cdp, [[(500, 950), (500, 700), (500, 400), (500, 60)], *ZIGZAG])
+        assert phone.evaluate("window.scrollY") == before, "the page scrolled while drawing"
+        assert no_horizontal_scroll(phone)
+        inked = inked_pixels(phone)
+        assert inked > 500, "the finger drew nothing"
+        phone.screenshot(path=artifacts / "pinto-phone-drawing-360x640.png")
+        phone.screenshot(path=artifacts / "pinto-phone-tools-360x640.png", full_page=True)
+
+        # A reload loses nothing: the draft is kept per room and round.
+        phone.reload()
+        screen(phone).wait_for()
+        wait_for(phone, phase="create", todo="draw")
+        phone.locator("#pn-pad").scroll_into_view_if_needed()
+        phone.wait_for_function("() => document.getElementById('pn-pad').width > 0")
+        phone.wait_for_timeout(150)
+        assert inked_pixels(phone) > 500
+        reveal(phone)
+        assert no_horizontal_scroll(phone)
+        phone.screenshot(path=artifacts / "pinto-phone-revealed-360x640.png", full_page=True)
+        # The others see Pia's drawing in their gallery.
+        expect(
+            others[0].locator(f"li.pn-work[data-artist='{my_id(phone)}'] .pn-art")
+        ).to_be_visible()
+    finally:
+        phone.context.close()
+    assert not errors, errors
+
+
+def test_a_title_with_the_category_name_is_refused_with_its_reason(player, artifacts):
+    pages = [player(viewport=LAPTOP) for _ in range(3)]
+    start_pinto(pages, ["Ana", "Bo", "Cy"])
+    ana = pages[0]
+    wait_for(ana, phase="create", todo="write_title")
+    name = category(ana)
+    box = ana.locator("#pn-title")
+    error = ana.locator("#pn-title-error")
+    # The live check while typing says why, before anything is sent.
+    box.fill(f"my {name.lower()}")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("is the category's name")
+    expect(error).to_contain_text(name)
+    ana.screenshot(path=artifacts / "pinto-title-refused-1280x800.png")
+    # Typing clears it; saving anyway is refused in place too, and the title is not kept.
+    box.fill("")
+    expect(error).to_be_hidden()
+    box.fill(name)
+    ana.locator("#pn-title-save").click()
+    expect(error).to_contain_text(re.compile(r"“.+” is the category's name"))
+    expect(screen(ana)).to_have_attribute("data-todo", "write_title")
+    expect(ana.locator("#pn-pad-lock, .pn-pad-lock")).to_be_visible()
+    write_title(ana, "lighthouse")
+    expect(error).to_be_hidden()
+    expect(ana.locator("#pn-title-saved")).to_contain_text("lighthouse")
+
+
+def test_the_host_writes_custom_categories_one_per_line(player):
+    """The rulebook's blank cards: the host's own categories, set in the lobby, with Pintó's
+    own labels (the lobby loads the game's strings)."""
+    ana, bo = player(viewport=LAPTOP), player(viewport=LAPTOP)
+    code = create_room(ana, "Ana")
+    ana.locator("#choose-game").select_option("pinto")
+    join_room(bo, "Bo", code)
+    expect(ana.locator("label[for=setting-custom_categories]")).to_have_text(
+        "Your own categories (the blank cards)"
+    )
+    box = ana.locator("#setting-custom_categories")
+    box.fill("Robots\n  Our summer holiday  \n\n")
+    box.blur()
+    expect(bo.locator("[data-field=custom_categories] dd")).to_have_text(
+        "Robots, Our summer holiday"
+    )
+    expect(bo.locator("[data-field=custom_categories] dt")).to_have_text(
+        "Your own categories (the blank cards)"
+    )
