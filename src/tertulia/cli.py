@@ -44,9 +44,6 @@ def _serve(args: argparse.Namespace) -> int:
         log_json=not args.plain_logs,
     )
     logs.configure(json_lines=config.log_json)
-    # The store's writer thread needs the GIL back the moment its fsync returns, or every room
-    # waiting on it waits up to a whole switch interval (5 ms by default) behind the event loop.
-    sys.setswitchinterval(0.0005)
     app = create_app(config)
     print(f"Tertulia is running: open {config.base_url}/  (Ctrl+C stops it)", flush=True)
     # uvicorn handles SIGINT and SIGTERM: it stops accepting, closes sockets, runs shutdown.
