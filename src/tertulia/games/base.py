@@ -171,6 +171,13 @@ def rank(
     return placings
 
 
+def podium(outcome: Outcome | None) -> list[dict[str, Any]] | None:
+    """The ranking as views send it (None while the match runs)."""
+    if outcome is None:
+        return None
+    return [msgspec.structs.asdict(placing) for placing in outcome.ranking]
+
+
 # --------------------------------------------------------------------------- randomness
 
 

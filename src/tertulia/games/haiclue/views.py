@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import podium
 from . import decks
 from .rules import COOP_GOAL, COOP_PERFECT, clue_words, current_author, find, may_chat, target_words
 from .state import COLOURS, SYMBOLS, ClueResult, Phase, State
@@ -63,7 +64,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "clock": state.clock.value,
         "deadline": state.deadline,
         "winners": [p.seat for p in state.outcome.ranking if p.winner] if state.outcome else [],
-        "ranking": _ranking(state),
+        "ranking": podium(state.outcome),
         "end_reason": state.end_reason or None,
         "you": _you(state, seat, playing, author),
     }
@@ -87,21 +88,6 @@ def _result(result: ClueResult) -> dict[str, Any]:
         "guesses": {seat: colour.value for seat, colour in result.guesses.items()},
         "points": dict(result.points),
     }
-
-
-def _ranking(state: State) -> list[dict[str, Any]] | None:
-    if state.outcome is None:
-        return None
-    return [
-        {
-            "seat": p.seat,
-            "nickname": p.nickname,
-            "score": p.score,
-            "place": p.place,
-            "winner": p.winner,
-        }
-        for p in state.outcome.ranking
-    ]
 
 
 def _you(state: State, seat: str | None, playing: bool, author: str | None) -> dict[str, Any]:

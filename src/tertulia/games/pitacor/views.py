@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import podium
 from .board import CLASSIC, ULTRA_HARD
 from .rules import (
     CANDIDATES,
@@ -70,7 +71,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "history": [_summary(r) for r in state.history],
         "winners": list(state.winners),
         "end_reason": state.end_reason or None,
-        "ranking": _ranking(state),
+        "ranking": podium(state.outcome),
         "you": _you(state, seat),
     }
 
@@ -139,21 +140,6 @@ def _summary(rnd: Round) -> dict[str, Any]:
         "passed": rnd.passed,
         "points": dict(rnd.points),
     }
-
-
-def _ranking(state: State) -> list[dict[str, Any]] | None:
-    if state.outcome is None:
-        return None
-    return [
-        {
-            "seat": p.seat,
-            "nickname": p.nickname,
-            "score": p.score,
-            "place": p.place,
-            "winner": p.winner,
-        }
-        for p in state.outcome.ranking
-    ]
 
 
 def _you(state: State, seat: str | None) -> dict[str, Any]:
