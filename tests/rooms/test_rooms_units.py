@@ -16,7 +16,7 @@ from server_harness import games_with_tiny
 from tiny_game import NAME as TINY
 
 from tertulia.games.base import RuleError
-from tertulia.rooms import model
+from tertulia.rooms import model, views
 from tertulia.rooms.codes import ALPHABET, new_code, normalize_code
 from tertulia.rooms.identity import Identity
 from tertulia.rooms.limits import TokenBucket
@@ -66,7 +66,7 @@ def test_a_refused_record_changes_nothing():
     room = _room()
     model.fold(room, model.Joined(at=1, player="a", nickname="Ana"))
     model.fold(room, model.Joined(at=2, player="b", nickname="Bo"))
-    before = model.lobby_view(room)
+    before = views.lobby_view(room)
     for record in [
         model.SettingsChanged(at=3, by="b", settings={"target": 20}),  # not the host
         model.SettingsChanged(at=3, by="a", settings={"target": 1}),  # out of bounds
@@ -77,7 +77,7 @@ def test_a_refused_record_changes_nothing():
     ]:
         with pytest.raises(RuleError):
             model.fold(room, record)
-        assert model.lobby_view(room) == before
+        assert views.lobby_view(room) == before
 
 
 @given(
@@ -110,9 +110,9 @@ def test_replaying_the_records_rebuilds_the_same_room(steps):
     again = _room()
     for raw in accepted:
         model.fold(again, model.record_decoder.decode(raw))
-    assert model.lobby_view(again) == model.lobby_view(room)
+    assert views.lobby_view(again) == views.lobby_view(room)
     assert list(again.chat) == list(room.chat)
-    assert [model.game_view(again, p) for p in people] == [model.game_view(room, p) for p in people]
+    assert [views.game_view(again, p) for p in people] == [views.game_view(room, p) for p in people]
 
 
 def test_idle_rooms_are_closed_after_the_configured_time(tmp_path):

@@ -15,9 +15,10 @@ from typing import Any
 from ..games.base import RuleError
 from ..store import RoomExists, Store
 from .codes import new_code
-from .model import Status, new_room, summary
+from .model import Status, new_room
 from .replay import replay
 from .room import Room, RoomConfig
+from .views import summary
 
 log = logging.getLogger("tertulia.rooms")
 

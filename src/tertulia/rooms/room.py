@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -23,30 +22,20 @@ import msgspec
 from ..games.base import Event, RuleError
 from ..protocol import (
     Ack,
-    Act,
     Chat,
     ChatLine,
     Check,
-    ChooseGame,
     ClientMessage,
     Error,
-    Kick,
-    LeaveRoom,
     Notice,
-    Rematch,
-    Reorder,
-    RestoreDefaults,
     RoomUpdate,
     ServerMessage,
-    SetNickname,
-    StartMatch,
-    UpdateSettings,
 )
 from ..store import FinishedMatch, LogEntry, Store
+from .commands import record_for
 from .limits import TokenBucket
 from .model import (
     Chatted,
-    GameChosen,
     GameMove,
     Joined,
     Kicked,
@@ -54,19 +43,13 @@ from .model import (
     MatchStarted,
     Presence,
     Record,
-    Rematched,
-    Renamed,
-    Reordered,
     RoomModel,
-    SettingsChanged,
     Status,
     check_move,
     fold,
-    game_blobs,
-    game_view,
-    lobby_view,
     record_encoder,
 )
+from .views import game_blobs, game_view, lobby_view
 
 log = logging.getLogger("tertulia.room")
 
@@ -262,7 +245,9 @@ class Room:
                 check_move(self.model, peer.player, message.action, self.clock())
                 peer.send(Ack(message.id))
             else:
-                record = self._record_for(peer, message)
+                if isinstance(message, Chat) and not peer.chat_bucket.take():
+                    raise RuleError("chat.too_fast", "Slow down a little.")
+                record = record_for(message, peer.player, self.clock())
                 await self._commit(record, answer=(peer, message.id))
         except RuleError as error:
             refused = error.code
@@ -270,36 +255,6 @@ class Room:
         if self.config.observe is not None:
             kind = type(message).__struct_config__.tag
             self.config.observe(str(kind), time.perf_counter() - item.received, refused)
-
-    def _record_for(self, peer: Peer, message: ClientMessage) -> Record:
-        """The log record a client message asks for (checks come when it is folded)."""
-        at, who = self.clock(), peer.player
-        match message:
-            case Act(action=action):
-                return GameMove(at=at, seat=who, action=action)
-            case Chat(text=text):
-                if not peer.chat_bucket.take():
-                    raise RuleError("chat.too_fast", "Slow down a little.")
-                return Chatted(at=at, player=who, text=text)
-            case SetNickname(nickname=nickname):
-                return Renamed(at=at, player=who, nickname=nickname)
-            case LeaveRoom():
-                return Left(at=at, player=who)
-            case ChooseGame(game=game):
-                return GameChosen(at=at, by=who, game=game)
-            case UpdateSettings(settings=settings):
-                return SettingsChanged(at=at, by=who, settings=settings)
-            case RestoreDefaults():
-                return SettingsChanged(at=at, by=who, settings={}, defaults=True)
-            case Reorder(order=order):
-                return Reordered(at=at, by=who, order=order)
-            case Kick(player=player):
-                return Kicked(at=at, by=who, player=player)
-            case StartMatch():
-                return MatchStarted(at=at, by=who, seed=secrets.randbits(63))
-            case Rematch():
-                return Rematched(at=at, by=who)
-        raise RuleError("message.not_for_room", "That message is not for a room.")
 
     async def _commit(self, record: Record, answer: tuple[Peer, int] | None = None) -> None:
         """Fold, persist, then tell: the one path every change takes."""

@@ -1,0 +1,63 @@
+"""From a client's message to the log record it asks for. The checks come when the record is
+folded (``model.fold``), so a message and its replay are judged by the same code."""
+
+from __future__ import annotations
+
+import secrets
+
+from ..games.base import RuleError
+from ..protocol import (
+    Act,
+    Chat,
+    ChooseGame,
+    ClientMessage,
+    Kick,
+    LeaveRoom,
+    Rematch,
+    Reorder,
+    RestoreDefaults,
+    SetNickname,
+    StartMatch,
+    UpdateSettings,
+)
+from .model import (
+    Chatted,
+    GameChosen,
+    GameMove,
+    Kicked,
+    Left,
+    MatchStarted,
+    Record,
+    Rematched,
+    Renamed,
+    Reordered,
+    SettingsChanged,
+)
+
+
+def record_for(message: ClientMessage, who: str, at: float) -> Record:
+    """The record ``who`` asks for at ``at`` (a match's seed is drawn here, then logged)."""
+    match message:
+        case Act(action=action):
+            return GameMove(at=at, seat=who, action=action)
+        case Chat(text=text):
+            return Chatted(at=at, player=who, text=text)
+        case SetNickname(nickname=nickname):
+            return Renamed(at=at, player=who, nickname=nickname)
+        case LeaveRoom():
+            return Left(at=at, player=who)
+        case ChooseGame(game=game):
+            return GameChosen(at=at, by=who, game=game)
+        case UpdateSettings(settings=settings):
+            return SettingsChanged(at=at, by=who, settings=settings)
+        case RestoreDefaults():
+            return SettingsChanged(at=at, by=who, settings={}, defaults=True)
+        case Reorder(order=order):
+            return Reordered(at=at, by=who, order=order)
+        case Kick(player=player):
+            return Kicked(at=at, by=who, player=player)
+        case StartMatch():
+            return MatchStarted(at=at, by=who, seed=secrets.randbits(63))
+        case Rematch():
+            return Rematched(at=at, by=who)
+    raise RuleError("message.not_for_room", "That message is not for a room.")

@@ -1,0 +1,64 @@
+"""What everyone in a room sees of it: the lobby, each seat's game view and blobs, and the
+line of the public room list. Read-only: nothing here changes a room."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .model import RoomModel
+
+
+def lobby_view(room: RoomModel) -> dict[str, Any]:
+    """The room as everyone in it sees it (the game's own view comes separately)."""
+    return {
+        "code": room.code,
+        "public": room.public,
+        "game": room.game.NAME,
+        "status": room.status.value,
+        "host": room.host,
+        "min_players": room.game.MIN_PLAYERS,
+        "max_players": room.game.MAX_PLAYERS,
+        "settings": msgspec.to_builtins(room.settings),
+        "seats": [
+            {
+                "id": s.player,
+                "nickname": s.nickname,
+                "spectator": s.spectator,
+                "online": s.online,
+                "host": s.player == room.host,
+            }
+            for s in room.seats
+        ],
+    }
+
+
+def game_view(room: RoomModel, player: str | None) -> dict[str, Any] | None:
+    if room.match is None:
+        return None
+    seat = room.seat(player)
+    as_seat = player if seat is not None and not seat.spectator else None
+    return room.game.view(room.match, as_seat)
+
+
+def game_blobs(room: RoomModel, player: str | None) -> dict[str, Any]:
+    """Large unchanging pieces of the view this seat may see, by key (games may have none)."""
+    blobs = getattr(room.game, "blobs", None)
+    if room.match is None or blobs is None:
+        return {}
+    seat = room.seat(player)
+    return blobs(room.match, player if seat is not None and not seat.spectator else None)
+
+
+def summary(room: RoomModel, online: int) -> dict[str, Any]:
+    """A line of the public room list."""
+    return {
+        "code": room.code,
+        "game": room.game.NAME,
+        "status": room.status.value,
+        "players": len(room.players()),
+        "max_players": room.game.MAX_PLAYERS,
+        "online": online,
+        "host": next((s.nickname for s in room.seats if s.player == room.host), None),
+    }
