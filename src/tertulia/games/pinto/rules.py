@@ -14,11 +14,27 @@ from ...text.normalize import tidy
 from ...text.profanity import is_profane
 from .. import base
 from ..base import Event, Outcome, Player, Rng, RuleError
-from . import categories, judging
+from . import judging
 from .drawing import check_drawing
-from .settings import FirstArtist, Matching, Settings
+from .flow import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NAME,
+    begin_judging,
+    begin_round,
+    current,
+    drawing_points,
+    end_match,
+    find,
+    finish_creating_if_done,
+    is_done,
+    next_artist,
+    present,
+    ranking,
+    score_current,
+)
+from .settings import Settings
 from .state import (
-    Clock,
     ConfirmMarks,
     FlagDrawing,
     Interpret,
@@ -33,20 +49,31 @@ from .state import (
 )
 from .state import Player as Seat
 
-NAME = "pinto"
-MIN_PLAYERS = 3
-MAX_PLAYERS = 8
 TEXT_MAX = 60
 MAX_FRAME_BYTES = 512 * 1024  # a drawing travels in one message
+
+__all__ = [  # what views, the room and the tests use from here
+    "MAX_FRAME_BYTES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "apply",
+    "current",
+    "deadline",
+    "drawing_points",
+    "find",
+    "is_done",
+    "may_chat",
+    "outcome",
+    "ranking",
+    "start",
+]
 
 PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
     Phase.CREATE: frozenset({SetTitle, RevealDrawing, Interpret, FlagDrawing, VoidDrawing}),
     Phase.JUDGE: frozenset({Judge, ConfirmMarks, FlagDrawing, VoidDrawing}),
     Phase.ENDED: frozenset(),
 }
-
-
-# ---------------------------------------------------------------------------- start
 
 
 def start(
@@ -74,24 +101,6 @@ def start(
     return state
 
 
-def _deck(state: State) -> list[str]:
-    """ "Shuffle the category deck": ours in the match's language plus the host's own."""
-    names = [c.name for c in categories.load(state.settings.language.value)]
-    names += [tidy(c) for c in state.settings.custom_categories if tidy(c)]
-    state.rng.shuffle(names)
-    return names
-
-
-def _forms(state: State, name: str) -> list[str]:
-    for category in categories.load(state.settings.language.value):
-        if category.name == name:
-            return list(category.forms)
-    return list(categories.custom(name).forms)
-
-
-# ---------------------------------------------------------------------------- apply
-
-
 def apply(
     state: State, seat: str | None, action: base.Action, now: float
 ) -> tuple[State, list[Event]]:
@@ -107,9 +116,6 @@ def apply(
         ended=state.phase is Phase.ENDED,
         playing=player is not None and not player.left,
     )
-
-
-# ---------------------------------------------------------------------------- B) Let's do this!
 
 
 def set_title(state: State, seat: str, action: SetTitle, now: float, events) -> None:
@@ -148,7 +154,7 @@ def reveal_drawing(state: State, seat: str, action: RevealDrawing, now: float, e
     check_drawing(action.strokes)
     work.drawing = list(action.strokes)
     events.append(Event("drawing.revealed", {"seat": seat}))
-    _finish_creating_if_done(state, now, events)
+    finish_creating_if_done(state, now, events)
 
 
 def interpret(state: State, seat: str, action: Interpret, now: float, events) -> None:
@@ -168,35 +174,7 @@ def interpret(state: State, seat: str, action: Interpret, now: float, events) ->
     if len(text) > TEXT_MAX:
         raise RuleError("interpret.too_long", "That's too long.", max=TEXT_MAX)
     work.interpretations[action.artist] = text
-    _finish_creating_if_done(state, now, events)
-
-
-def is_done(state: State, seat: str) -> bool:
-    """Finished phase B: drawing revealed and every other drawing interpreted (or its artist
-    gone without revealing)."""
-    work = state.works[seat]
-    if work.drawing is None:
-        return False
-    for other in state.round_players:
-        if other == seat:
-            continue
-        if state.works[other].drawing is not None:
-            if other not in work.interpretations:
-                return False
-        elif _present(state, other):
-            return False  # still waiting for that drawing
-    return True
-
-
-def _finish_creating_if_done(state: State, now: float, events: list[Event]) -> None:
-    """ "Once everyone has finished phase B" — everyone who is here."""
-    if state.phase is Phase.CREATE and all(
-        is_done(state, p) for p in state.round_players if _present(state, p)
-    ):
-        begin_judging(state, now, events)
-
-
-# ---------------------------------------------------------------------------- flags
+    finish_creating_if_done(state, now, events)
 
 
 def flag_drawing(state: State, seat: str, action: FlagDrawing, now: float, events) -> None:
@@ -232,48 +210,6 @@ def _revealed_work(state: State, artist: str) -> Work:
     return work
 
 
-# ---------------------------------------------------------------------------- C) Interpretation
-
-
-def begin_judging(state: State, now: float, events: list[Event]) -> None:
-    """ "choose who starts being the artist" then clockwise."""
-    order = [p for p in state.round_players if state.works[p].drawing is not None]
-    if order and state.settings.first_artist is FirstArtist.RANDOM:
-        first = state.rng.below(len(order))
-        order = order[first:] + order[:first]
-    state.phase = Phase.JUDGE
-    state.artists = order
-    state.judging = -1
-    state.judgements = []
-    events.append(Event("judging.started", {"order": list(order)}))
-    next_artist(state, now, events)
-
-
-def next_artist(state: State, now: float, events: list[Event]) -> None:
-    state.judging += 1
-    while state.judging < len(state.artists) and state.works[state.artists[state.judging]].void:
-        state.judging += 1
-    if state.judging >= len(state.artists):
-        end_round(state, now, events)
-        return
-    artist = state.artists[state.judging]
-    at = state.round_players.index(artist)
-    clockwise = state.round_players[at + 1 :] + state.round_players[:at]
-    opponents = [p for p in clockwise if not _has_left(state, p)]
-    title = state.works[artist].title or ""
-    language = state.settings.language.value
-    perfect = state.settings.matching is Matching.PERFECT
-    marks = {
-        seat: judging.premark(
-            title, state.works[seat].interpretations.get(artist, ""), language, perfect
-        )
-        for seat in opponents
-    }
-    state.judgements.append(Judgement(artist, opponents, marks))
-    events.append(Event("artist.up", {"artist": artist, "title": title}))
-    set_clock(state, Clock.JUDGING, state.settings.judging_seconds, now)
-
-
 def judge(state: State, seat: str, action: Judge, now: float, events) -> None:
     """The artist confirms or flips the server's mark on one interpretation."""
     judgement = _require_judge(state, seat)
@@ -292,103 +228,10 @@ def _require_judge(state: State, seat: str) -> Judgement:
     judgement = current(state)
     if judgement is None:
         raise RuleError(base.WRONG_PHASE, "Nothing is being judged.")
-    artist_here = _present(state, judgement.artist)
+    artist_here = present(state, judgement.artist)
     if seat != judgement.artist and not (seat == state.host and not artist_here):
         raise RuleError("judge.not_artist", "The artist judges the interpretations.")
     return judgement
-
-
-def score_current(state: State, now: float, events: list[Event]) -> None:
-    judgement = current(state)
-    assert judgement is not None
-    judgement.points = drawing_points(judgement.artist, judgement.marks)
-    judgement.done = True
-    for player in state.players:
-        player.score += judgement.points.get(player.id, 0)
-    events.append(
-        Event("drawing.scored", {"artist": judgement.artist, "points": dict(judgement.points)})
-    )
-    next_artist(state, now, events)
-
-
-def drawing_points(artist: str, marks: dict[str, judging.Mark]) -> dict[str, int]:
-    """ "If SOME guessed right, the artist and those who guessed right gain 1 point for each
-    player who didn't guess right. If EVERYONE guessed right, those who guessed right gain 1
-    point each and the artist gains nothing. If NO ONE guessed right, ... the artist loses 1
-    point." """
-    right = [seat for seat, mark in marks.items() if mark.right]
-    wrong = len(marks) - len(right)
-    if not right:
-        return {artist: -1}
-    if not wrong:
-        return {seat: 1 for seat in right}
-    return {artist: wrong, **{seat: wrong for seat in right}}
-
-
-def end_round(state: State, now: float, events: list[Event]) -> None:
-    """ "The round ends once all drawings have been evaluated." """
-    gained = {p: 0 for p in (pl.id for pl in state.players)}
-    for judgement in state.judgements:
-        for seat, points in judgement.points.items():
-            gained[seat] += points
-    for player in state.players:
-        player.round_scores.append(gained[player.id])
-    state.history.append(state.judgements)
-    events.append(Event("round.ended", {"round": state.round, "points": gained}))
-    if state.round >= state.settings.rounds:
-        end_match(state, "rounds_played", events)
-        return
-    state.round += 1
-    begin_round(state, now, events)
-
-
-def begin_round(state: State, now: float, events: list[Event]) -> None:
-    """ "Reveal the card from the top of the deck ... the category for this round." """
-    if not state.deck:
-        state.deck = _deck(state)
-    state.category = state.deck.pop(0)
-    state.category_forms = _forms(state, state.category)
-    state.phase = Phase.CREATE
-    state.round_players = [p.id for p in state.players if not p.left]
-    state.works = {seat: Work() for seat in state.round_players}
-    state.artists, state.judgements, state.judging = [], [], 0
-    events.append(Event("round.started", {"round": state.round, "category": state.category}))
-    set_clock(state, Clock.DRAWING, state.settings.drawing_seconds, now)
-
-
-def end_match(state: State, reason: str, events: list[Event]) -> None:
-    """ "Whoever has the most points wins ... In case of a tie, the player who gained the most
-    points in a single round wins. If the tie persists, victory is shared." """
-    state.phase = Phase.ENDED
-    set_clock(state, Clock.NONE, 0, 0.0)
-    state.end_reason = reason
-    state.outcome = Outcome(ranking=ranking(state), reason=reason)
-    winners = [p.seat for p in state.outcome.ranking if p.winner]
-    events.append(Event("match.ended", {"reason": reason, "winners": winners}))
-
-
-def ranking(state: State) -> list[base.Placing]:
-    def best(player: Seat) -> int:
-        return max(player.round_scores, default=0)
-
-    rows = sorted(state.players, key=lambda p: (-p.score, -best(p)))
-    placings: list[base.Placing] = []
-    for index, player in enumerate(rows):
-        tied = index > 0 and (rows[index - 1].score, best(rows[index - 1])) == (
-            player.score,
-            best(player),
-        )
-        place = placings[-1].place if tied else index + 1
-        placings.append(base.Placing(player.id, player.nickname, player.score, place, place == 1))
-    return placings
-
-
-# ---------------------------------------------------------------------------- clocks, seats
-
-
-def set_clock(state: State, clock: Clock, seconds: float, now: float) -> None:
-    state.clock = clock if seconds else Clock.NONE
-    state.deadline = now + seconds if seconds else None
 
 
 def deadline(state: State) -> float | None:
@@ -426,7 +269,7 @@ def join(state: State, seat: None, action: base.Join, now: float, events) -> Non
 def drop(state: State, seat: None, action: base.Drop, now: float, events) -> None:
     _known(state, action.player).online = False
     events.append(Event("player.dropped", {"seat": action.player}))
-    _finish_creating_if_done(state, now, events)
+    finish_creating_if_done(state, now, events)
 
 
 def return_(state: State, seat: None, action: base.Return, now: float, events) -> None:
@@ -445,18 +288,11 @@ def leave(state: State, seat: None, action: base.Leave, now: float, events) -> N
     if sum(1 for p in state.players if not p.left) < MIN_PLAYERS:
         end_match(state, "too_few_players", events)
         return
-    _finish_creating_if_done(state, now, events)
+    finish_creating_if_done(state, now, events)
 
 
 def host(state: State, seat: None, action: base.Host, now: float, events) -> None:
     state.host = action.player
-
-
-# ---------------------------------------------------------------------------- queries
-
-
-def find(state: State, seat: str | None) -> Seat | None:
-    return next((p for p in state.players if p.id == seat), None)
 
 
 def _known(state: State, seat: str) -> Seat:
@@ -470,23 +306,6 @@ def _my_work(state: State, seat: str) -> Work:
     if seat not in state.works:
         raise RuleError("seat.next_round", "You play from the next round.")
     return state.works[seat]
-
-
-def _present(state: State, seat: str) -> bool:
-    player = find(state, seat)
-    return player is not None and player.online and not player.left
-
-
-def _has_left(state: State, seat: str) -> bool:
-    player = find(state, seat)
-    return player is None or player.left
-
-
-def current(state: State) -> Judgement | None:
-    """The drawing being judged now, if any."""
-    if state.phase is Phase.JUDGE and state.judgements and not state.judgements[-1].done:
-        return state.judgements[-1]
-    return None
 
 
 def may_chat(state: State, seat: str) -> bool:

@@ -1,0 +1,208 @@
+"""How a Pintó round moves along: the category, phase B's end, the judging one artist at a
+time, the scores, the end of the match. Called by the handlers in ``rules.py`` (which work on
+a copy of the state, so a refused action changes nothing)."""
+
+from __future__ import annotations
+
+from ...text.normalize import tidy
+from .. import base
+from ..base import Event, Outcome
+from . import categories, judging
+from .settings import FirstArtist, Matching
+from .state import Clock, Judgement, Phase, State, Work
+from .state import Player as Seat
+
+# Fixed facts of the game.
+NAME = "pinto"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+
+
+def deck_of(state: State) -> list[str]:
+    """ "Shuffle the category deck": ours in the match's language plus the host's own."""
+    names = [c.name for c in categories.load(state.settings.language.value)]
+    names += [tidy(c) for c in state.settings.custom_categories if tidy(c)]
+    state.rng.shuffle(names)
+    return names
+
+
+def forms_of(state: State, name: str) -> list[str]:
+    for category in categories.load(state.settings.language.value):
+        if category.name == name:
+            return list(category.forms)
+    return list(categories.custom(name).forms)
+
+
+def begin_round(state: State, now: float, events: list[Event]) -> None:
+    """ "Reveal the card from the top of the deck ... the category for this round." """
+    if not state.deck:
+        state.deck = deck_of(state)
+    state.category = state.deck.pop(0)
+    state.category_forms = forms_of(state, state.category)
+    state.phase = Phase.CREATE
+    state.round_players = [p.id for p in state.players if not p.left]
+    state.works = {seat: Work() for seat in state.round_players}
+    state.artists, state.judgements, state.judging = [], [], 0
+    events.append(Event("round.started", {"round": state.round, "category": state.category}))
+    set_clock(state, Clock.DRAWING, state.settings.drawing_seconds, now)
+
+
+def is_done(state: State, seat: str) -> bool:
+    """Finished phase B: drawing revealed and every other drawing interpreted (or its artist
+    gone without revealing)."""
+    work = state.works[seat]
+    if work.drawing is None:
+        return False
+    for other in state.round_players:
+        if other == seat:
+            continue
+        if state.works[other].drawing is not None:
+            if other not in work.interpretations:
+                return False
+        elif present(state, other):
+            return False  # still waiting for that drawing
+    return True
+
+
+def finish_creating_if_done(state: State, now: float, events: list[Event]) -> None:
+    """ "Once everyone has finished phase B" — everyone who is here."""
+    if state.phase is Phase.CREATE and all(
+        is_done(state, p) for p in state.round_players if present(state, p)
+    ):
+        begin_judging(state, now, events)
+
+
+def begin_judging(state: State, now: float, events: list[Event]) -> None:
+    """ "choose who starts being the artist" then clockwise."""
+    order = [p for p in state.round_players if state.works[p].drawing is not None]
+    if order and state.settings.first_artist is FirstArtist.RANDOM:
+        first = state.rng.below(len(order))
+        order = order[first:] + order[:first]
+    state.phase = Phase.JUDGE
+    state.artists = order
+    state.judging = -1
+    state.judgements = []
+    events.append(Event("judging.started", {"order": list(order)}))
+    next_artist(state, now, events)
+
+
+def next_artist(state: State, now: float, events: list[Event]) -> None:
+    state.judging += 1
+    while state.judging < len(state.artists) and state.works[state.artists[state.judging]].void:
+        state.judging += 1
+    if state.judging >= len(state.artists):
+        end_round(state, now, events)
+        return
+    artist = state.artists[state.judging]
+    at = state.round_players.index(artist)
+    clockwise = state.round_players[at + 1 :] + state.round_players[:at]
+    opponents = [p for p in clockwise if not has_left(state, p)]
+    title = state.works[artist].title or ""
+    language = state.settings.language.value
+    perfect = state.settings.matching is Matching.PERFECT
+    marks = {
+        seat: judging.premark(
+            title, state.works[seat].interpretations.get(artist, ""), language, perfect
+        )
+        for seat in opponents
+    }
+    state.judgements.append(Judgement(artist, opponents, marks))
+    events.append(Event("artist.up", {"artist": artist, "title": title}))
+    set_clock(state, Clock.JUDGING, state.settings.judging_seconds, now)
+
+
+def score_current(state: State, now: float, events: list[Event]) -> None:
+    judgement = current(state)
+    assert judgement is not None
+    judgement.points = drawing_points(judgement.artist, judgement.marks)
+    judgement.done = True
+    for player in state.players:
+        player.score += judgement.points.get(player.id, 0)
+    events.append(
+        Event("drawing.scored", {"artist": judgement.artist, "points": dict(judgement.points)})
+    )
+    next_artist(state, now, events)
+
+
+def drawing_points(artist: str, marks: dict[str, judging.Mark]) -> dict[str, int]:
+    """ "If SOME guessed right, the artist and those who guessed right gain 1 point for each
+    player who didn't guess right. If EVERYONE guessed right, those who guessed right gain 1
+    point each and the artist gains nothing. If NO ONE guessed right, ... the artist loses 1
+    point." """
+    right = [seat for seat, mark in marks.items() if mark.right]
+    wrong = len(marks) - len(right)
+    if not right:
+        return {artist: -1}
+    if not wrong:
+        return {seat: 1 for seat in right}
+    return {artist: wrong, **{seat: wrong for seat in right}}
+
+
+def end_round(state: State, now: float, events: list[Event]) -> None:
+    """ "The round ends once all drawings have been evaluated." """
+    gained = {p: 0 for p in (pl.id for pl in state.players)}
+    for judgement in state.judgements:
+        for seat, points in judgement.points.items():
+            gained[seat] += points
+    for player in state.players:
+        player.round_scores.append(gained[player.id])
+    state.history.append(state.judgements)
+    events.append(Event("round.ended", {"round": state.round, "points": gained}))
+    if state.round >= state.settings.rounds:
+        end_match(state, "rounds_played", events)
+        return
+    state.round += 1
+    begin_round(state, now, events)
+
+
+def end_match(state: State, reason: str, events: list[Event]) -> None:
+    """ "Whoever has the most points wins ... In case of a tie, the player who gained the most
+    points in a single round wins. If the tie persists, victory is shared." """
+    state.phase = Phase.ENDED
+    set_clock(state, Clock.NONE, 0, 0.0)
+    state.end_reason = reason
+    state.outcome = Outcome(ranking=ranking(state), reason=reason)
+    winners = [p.seat for p in state.outcome.ranking if p.winner]
+    events.append(Event("match.ended", {"reason": reason, "winners": winners}))
+
+
+def ranking(state: State) -> list[base.Placing]:
+    def best(player: Seat) -> int:
+        return max(player.round_scores, default=0)
+
+    rows = sorted(state.players, key=lambda p: (-p.score, -best(p)))
+    placings: list[base.Placing] = []
+    for index, player in enumerate(rows):
+        tied = index > 0 and (rows[index - 1].score, best(rows[index - 1])) == (
+            player.score,
+            best(player),
+        )
+        place = placings[-1].place if tied else index + 1
+        placings.append(base.Placing(player.id, player.nickname, player.score, place, place == 1))
+    return placings
+
+
+def set_clock(state: State, clock: Clock, seconds: float, now: float) -> None:
+    state.clock = clock if seconds else Clock.NONE
+    state.deadline = now + seconds if seconds else None
+
+
+def find(state: State, seat: str | None) -> Seat | None:
+    return next((p for p in state.players if p.id == seat), None)
+
+
+def present(state: State, seat: str) -> bool:
+    player = find(state, seat)
+    return player is not None and player.online and not player.left
+
+
+def has_left(state: State, seat: str) -> bool:
+    player = find(state, seat)
+    return player is None or player.left
+
+
+def current(state: State) -> Judgement | None:
+    """The drawing being judged now, if any."""
+    if state.phase is Phase.JUDGE and state.judgements and not state.judgements[-1].done:
+        return state.judgements[-1]
+    return None
