@@ -11,12 +11,30 @@ from __future__ import annotations
 from .. import base
 from ..base import Drop, Event, Join, Leave, Outcome, Player, Return, Rng, RuleError, Timeout
 from . import decks
+from .flow import (
+    COOP_GOAL,
+    COOP_PERFECT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NAME,
+    RACK_SIZE,
+    begin_reading,
+    begin_round,
+    clue_words,
+    current_author,
+    end_match,
+    find,
+    next_clue,
+    reveal,
+    still_building,
+    still_guessing,
+    still_reading_result,
+    target_words,
+    tiles_per_stack,
+)
 from .settings import Settings
 from .state import (
     COLOURS,
-    Clock,
-    ClueResult,
-    Colour,
     Guess,
     Phase,
     Ready,
@@ -26,13 +44,23 @@ from .state import (
 )
 from .state import Player as Seat
 
-NAME = "haiclue"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 12
-RACK_SIZE = 15  # "Each player draws 15 random word tiles"
-CARDS_PER_COLOUR = 12  # the card deck: 48 cards, reshuffled when it runs out
-COOP_GOAL = 6  # "the team must score six points to win"
-COOP_PERFECT = 8  # "Eight points is a perfect score."
+__all__ = [  # what views, the room and the tests use from here
+    "COOP_GOAL",
+    "COOP_PERFECT",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "apply",
+    "clue_words",
+    "current_author",
+    "deadline",
+    "find",
+    "may_chat",
+    "outcome",
+    "start",
+    "target_words",
+    "tiles_per_stack",
+]
 
 PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
     Phase.BUILD: frozenset({SubmitClue}),
@@ -50,20 +78,6 @@ ALREADY_SUBMITTED = "clue.already_submitted"
 OWN_CLUE = "guess.own_clue"  # "The clue's author does not guess."
 ALREADY_GUESSED = "guess.already"
 NO_JOINING = "seat.no_joining"  # tiles are dealt at the start: latecomers watch
-
-
-def tiles_per_stack(players: int) -> int:
-    """2 players: 2; 3–5: 3; 6–8: 2; 9–12: 1 ("Each stack has this many tiles")."""
-    if players == 2:
-        return 2
-    if players <= 5:
-        return 3
-    if players <= 8:
-        return 2
-    return 1
-
-
-# ---------------------------------------------------------------------------- start
 
 
 def start(
@@ -96,9 +110,6 @@ def start(
     return state
 
 
-# ---------------------------------------------------------------------------- apply
-
-
 def apply(
     state: State, seat: str | None, action: base.Action, now: float
 ) -> tuple[State, list[Event]]:
@@ -116,9 +127,6 @@ def apply(
     )
 
 
-# ---------------------------------------------------------------------------- building clues
-
-
 def submit_clue(state: State, seat: str, action: SubmitClue, now: float, events) -> None:
     """ "each player uses their word tiles to point at their target word. A clue must contain
     at least two word tiles." The order is the author's."""
@@ -132,7 +140,7 @@ def submit_clue(state: State, seat: str, action: SubmitClue, now: float, events)
         )
     state.clues[seat] = tiles_for_words(state, seat, action.words)
     events.append(Event("clue.finished", {"seat": seat}))
-    if not _still_building(state):
+    if not still_building(state):
         begin_reading(state, now, events)
 
 
@@ -154,45 +162,6 @@ def tiles_for_words(state: State, seat: str, words: list[str]) -> list[int]:
     return chosen
 
 
-def _still_building(state: State) -> list[str]:
-    """Players the build waits for: here, playing, without a finished clue."""
-    return [p.id for p in state.players if p.online and not p.left and p.id not in state.clues]
-
-
-# ---------------------------------------------------------------------------- reading, guessing
-
-
-def begin_reading(state: State, now: float, events: list[Event]) -> None:
-    """ "clockwise": the clues are read in seat order, from a random author each round.
-    A player without a finished clue (time ran out, or they dropped) is skipped."""
-    authors = [p.id for p in state.players if p.id in state.clues and not p.left]
-    if authors:
-        first = state.rng.below(len(authors))
-        authors = authors[first:] + authors[:first]
-    state.reading_order = authors
-    state.reading_index = -1
-    skipped = [p.id for p in state.players if not p.left and p.id not in state.clues]
-    if skipped:
-        events.append(Event("clue.skipped", {"seats": skipped}))
-    next_clue(state, now, events)
-
-
-def next_clue(state: State, now: float, events: list[Event]) -> None:
-    state.reading_index += 1
-    state.guesses = {}
-    state.ready = []
-    if state.reading_index >= len(state.reading_order):
-        end_round(state, now, events)
-        return
-    state.phase = Phase.GUESS
-    author = state.reading_order[state.reading_index]
-    words = clue_words(state, author)
-    events.append(Event("clue.read", {"author": author, "words": words}))
-    set_clock(state, Clock.GUESS, state.settings.guess_seconds, now)
-    if not _still_guessing(state):
-        reveal(state, now, events)
-
-
 def guess(state: State, seat: str, action: Guess, now: float, events) -> None:
     """ "every player secretly guesses which of the four target words the clue points at"."""
     if seat == current_author(state):
@@ -201,139 +170,15 @@ def guess(state: State, seat: str, action: Guess, now: float, events) -> None:
         raise RuleError(ALREADY_GUESSED, "You have already guessed this clue.")
     state.guesses[seat] = action.colour
     events.append(Event("guess.made", {"seat": seat}))
-    if not _still_guessing(state):
+    if not still_guessing(state):
         reveal(state, now, events)
-
-
-def _still_guessing(state: State) -> list[str]:
-    author = current_author(state)
-    return [
-        p.id
-        for p in state.players
-        if p.online and not p.left and p.id != author and p.id not in state.guesses
-    ]
-
-
-def reveal(state: State, now: float, events: list[Event]) -> None:
-    """ "each player reveals their guess and the author reveals their card. Every player who
-    guessed correctly takes a 1-point token ... The clue's author takes one point for each
-    correct guess." Two players: "the team gains a point every time a player guesses
-    correctly"."""
-    author = current_author(state)
-    card = state.cards[author]
-    right = [seat for seat, colour in state.guesses.items() if colour is card]
-    points: dict[str, int] = {}
-    if state.cooperative:
-        state.team_score += len(right)
-        points["team"] = len(right)
-    else:
-        for seat in right:
-            points[seat] = 1
-        points[author] = len(right)
-        for player in state.players:
-            player.score += points.get(player.id, 0)
-    state.results.append(
-        ClueResult(author, clue_words(state, author), card, dict(state.guesses), points)
-    )
-    state.card_discard.append(card)  # "After scoring the author discards their card."
-    state.phase = Phase.REVEAL
-    events.append(Event("clue.scored", {"author": author, "card": card.value, "points": points}))
-    set_clock(state, Clock.REVEAL, state.settings.reveal_seconds, now)
 
 
 def ready(state: State, seat: str, action: Ready, now: float, events) -> None:
     if seat not in state.ready:
         state.ready.append(seat)
-    if not _still_reading_result(state):
+    if not still_reading_result(state):
         next_clue(state, now, events)
-
-
-def _still_reading_result(state: State) -> list[str]:
-    return [p.id for p in state.players if p.online and not p.left and p.id not in state.ready]
-
-
-# ---------------------------------------------------------------------------- between rounds
-
-
-def begin_round(state: State, now: float, events: list[Event]) -> None:
-    """ "Each player draws a card from the deck": the card names their target colour."""
-    state.phase = Phase.BUILD
-    state.clues = {}
-    state.results = []
-    state.cards = {}
-    for player in state.players:
-        if not player.left:
-            state.cards[player.id] = draw_card(state)
-    events.append(Event("round.started", {"round": state.round, "side": state.side.value}))
-    set_clock(state, Clock.CLUE, state.settings.clue_seconds, now)
-
-
-def draw_card(state: State) -> Colour:
-    if not state.card_deck:
-        state.card_deck = state.card_discard or [
-            c for c in COLOURS for _ in range(CARDS_PER_COLOUR)
-        ]
-        state.card_discard = []
-        state.rng.shuffle(state.card_deck)
-    return state.card_deck.pop()
-
-
-def end_round(state: State, now: float, events: list[Event]) -> None:
-    """ "After a white round, flip." "After a black round, discard, flip and pass."
-    "When the stacks are empty, the game ends." """
-    state.history.append(state.results)
-    state.results = []
-    # Cards of authors who were skipped go back too.
-    state.card_discard.extend(c for seat, c in state.cards.items() if seat not in state.clues)
-    if state.side is Side.WHITE:
-        state.side = Side.BLACK
-        events.append(Event("tiles.flipped", {"side": "black"}))
-    else:
-        for stack in state.stacks:
-            stack.pop(0)
-        state.side = Side.WHITE
-        events.append(Event("tiles.flipped", {"side": "white"}))
-        if any(state.stacks):
-            pass_tiles_left(state)
-            events.append(Event("tiles.passed", {}))
-    if state.round >= state.total_rounds or not all(state.stacks):
-        end_match(state, "stacks_empty", events)
-        return
-    state.round += 1
-    begin_round(state, now, events)
-
-
-def pass_tiles_left(state: State) -> None:
-    """ "each player passes their 15 word tiles to the player on their left" (two players
-    swap, which is the same thing). Only players still in the match pass and receive."""
-    seated = [p.id for p in state.players if not p.left]
-    racks = [state.racks[seat] for seat in seated]
-    for index, seat in enumerate(seated):
-        state.racks[seat] = racks[index - 1]  # from the player on your right
-
-
-def end_match(state: State, reason: str, events: list[Event]) -> None:
-    """ "the player with the most points wins. In a tie, all tied players win together."
-    Two players: the team wins with six points."""
-    state.phase = Phase.ENDED
-    set_clock(state, Clock.NONE, 0, 0.0)
-    state.end_reason = reason
-    if state.cooperative:
-        won = state.team_score >= COOP_GOAL
-        ranking = [base.Placing(p.id, p.nickname, state.team_score, 1, won) for p in state.players]
-    else:
-        ranking = base.rank([(p.id, p.nickname, p.score) for p in state.players])
-    state.outcome = Outcome(ranking=ranking, reason=reason)
-    winners = [p.seat for p in ranking if p.winner]
-    events.append(Event("match.ended", {"reason": reason, "winners": winners}))
-
-
-# ---------------------------------------------------------------------------- clocks, seats
-
-
-def set_clock(state: State, clock: Clock, seconds: float, now: float) -> None:
-    state.clock = clock if seconds else Clock.NONE
-    state.deadline = now + seconds if seconds else None
 
 
 def deadline(state: State) -> float | None:
@@ -388,19 +233,12 @@ def leave(state: State, seat: None, action: Leave, now: float, events) -> None:
 
 def _move_on_if_nobody_waits(state: State, now: float, events: list[Event]) -> None:
     """A player who drops is not waited for."""
-    if state.phase is Phase.BUILD and not _still_building(state):
+    if state.phase is Phase.BUILD and not still_building(state):
         begin_reading(state, now, events)
-    elif state.phase is Phase.GUESS and not _still_guessing(state):
+    elif state.phase is Phase.GUESS and not still_guessing(state):
         reveal(state, now, events)
-    elif state.phase is Phase.REVEAL and not _still_reading_result(state):
+    elif state.phase is Phase.REVEAL and not still_reading_result(state):
         next_clue(state, now, events)
-
-
-# ---------------------------------------------------------------------------- queries
-
-
-def find(state: State, seat: str | None) -> Seat | None:
-    return next((p for p in state.players if p.id == seat), None)
 
 
 def _known(state: State, seat: str) -> Seat:
@@ -408,24 +246,6 @@ def _known(state: State, seat: str) -> Seat:
     if player is None:
         raise RuleError(base.UNKNOWN_SEAT, "No such player in this match.", seat=seat)
     return player
-
-
-def current_author(state: State) -> str | None:
-    if state.phase in (Phase.GUESS, Phase.REVEAL) and 0 <= state.reading_index < len(
-        state.reading_order
-    ):
-        return state.reading_order[state.reading_index]
-    return None
-
-
-def clue_words(state: State, author: str) -> list[str]:
-    deck = decks.load(state.settings.deck.value)
-    return [deck[t].word(state.side.value) for t in state.clues[author]]
-
-
-def target_words(state: State) -> list[str | None]:
-    deck = decks.load(state.settings.deck.value)
-    return [deck[s[0]].word(state.side.value) if s else None for s in state.stacks]
 
 
 def _other(side: Side) -> Side:
