@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_actions import PHONE, no_horizontal_scroll
+from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll
 from pitacor_steps import (
     Wire,
     assert_secret,
@@ -297,3 +297,22 @@ def test_ultra_hard_round_with_a_late_joiner_and_a_warned_clock(player, artifact
     nexts[0].locator("#pitacor-next").click()
     expect(late.locator("#pitacor-notice")).to_be_hidden()
     expect(late.locator("#status-line")).not_to_contain_text("next round")
+
+
+def test_a_visible_wait_when_the_clue_giver_drops(player):
+    """ "If the clue giver drops, the clock waits about a minute": the others see whom they wait
+    for and how long, and the giver who comes back finds the round where it was."""
+    pages = [player(viewport=LAPTOP) for _ in range(3)]
+    start_match(pages, ["Ana", "Bo", "Cy"])
+    giver = pages[find_giver(pages)]
+    name = next(n for n, p in zip(["Ana", "Bo", "Cy"], pages, strict=True) if p is giver)
+    choose_target(giver)
+    url = giver.url
+    giver.goto("about:blank")  # the giver's phone drops off the network
+    watcher = next(p for p in pages if p is not giver)
+    wait = watcher.locator("#pitacor-clock")
+    expect(wait).to_contain_text(f"Waiting for {name} to come back", timeout=15_000)
+    expect(watcher.locator("#status-line")).to_contain_text(re.compile(r"\d:\d\d"))
+    giver.goto(url)  # back in time: the round goes on, the target still chosen
+    giver.locator("#pitacor-clue").wait_for()
+    expect(wait).not_to_contain_text("come back", timeout=15_000)
