@@ -132,3 +132,54 @@ def test_idle_rooms_are_closed_after_the_configured_time(tmp_path):
         await store.close()
 
     asyncio.run(go())
+
+
+def test_someone_who_joins_during_the_podium_waits_as_a_spectator_and_may_leave():
+    room = _room()
+    for at, (player, name) in enumerate([("a", "Ana"), ("b", "Bo")]):
+        model.fold(room, model.Joined(at=at, player=player, nickname=name))
+    model.fold(room, model.MatchStarted(at=3, by="a", seed=1))
+    while room.status is model.Status.PLAYING:
+        turn = views.game_view(room, "a")["turn"]
+        model.fold(room, model.GameMove(at=4, seat=turn, action={"type": "add", "amount": 3}))
+    model.fold(room, model.Joined(at=5, player="c", nickname="Cy"))
+    assert room.seat("c").spectator
+    model.fold(room, model.Left(at=6, player="c"))  # no game to tell: the match is over
+    model.fold(room, model.Joined(at=7, player="d", nickname="Di"))
+    model.fold(room, model.Rematched(at=8, by="a"))
+    assert not room.seat("d").spectator  # promoted for the rematch
+
+
+def test_a_room_whose_saves_and_rebuild_fail_refuses_every_change(tmp_path):
+    """Memory must never run ahead of the log: with the store gone, nothing is accepted."""
+    from tertulia.protocol import Chat, ChatLine, Error
+    from tertulia.rooms.limits import TokenBucket
+
+    class Peer:
+        def __init__(self, player):
+            self.player, self.chat_bucket, self.sent_blobs = player, TokenBucket(9, 9), set()
+            self.got = []
+
+        def send(self, message):
+            self.got.append(message)
+
+    async def go():
+        store = SQLiteStore(tmp_path / "gone.sqlite3")
+        manager = RoomManager(store, games_with_tiny())
+        await manager.start()
+        room = await manager.create(TINY, public=False)
+        ana = Peer("a")
+        await room.attach(ana, "Ana", 1)
+        await store.close()  # the disk goes away
+        for message_id in (2, 3):
+            room.submit(ana, Chat(id=message_id, text="hello"))
+            await asyncio.sleep(0.05)
+        errors = [m for m in ana.got if isinstance(m, Error)]
+        assert [e.code for e in errors] == ["server.store", "server.store"]
+        assert room.broken and not any(isinstance(m, ChatLine) for m in ana.got)
+        with pytest.raises(RuleError) as refused:  # nobody gets to see the unsaved state
+            await room.attach(Peer("b"), "Bo", 4)
+        assert refused.value.code == "server.store"
+        await manager.shutdown()
+
+    asyncio.run(go())

@@ -53,6 +53,28 @@ def test_malformed_messages_get_an_error_and_the_connection_stays(server, frame,
     run(go())
 
 
+def test_deeply_nested_json_is_malformed_not_a_crash(server):
+    async def go():
+        ana, _ = await _in_room(server)
+        error = await _raw_error(ana, "[" * 30_000 + "]" * 30_000)
+        assert error["code"] in ("message.malformed", "frame.too_large")
+        error = await _raw_error(ana, "[" * 20_000)
+        assert error["code"] == "message.malformed"
+
+    run(go())
+
+
+def test_a_room_is_not_created_for_an_impossible_nickname(server):
+    async def go():
+        async with await Client.connect(server.ws) as ana:
+            with pytest.raises(ClientError) as error:
+                await ana.create_room("tiny", "")
+            assert error.value.code == "nickname.length"
+            assert server.state.manager.rooms == {}
+
+    run(go())
+
+
 def test_oversized_frames_are_refused(server):
     async def go():
         ana, _ = await _in_room(server)

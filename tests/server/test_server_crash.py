@@ -39,7 +39,7 @@ def test_sigkill_mid_match_loses_nothing_acknowledged(tmp_path):
             await guesser.act({"type": "confirm"})  # acknowledged: must survive
             other = by_id[giver.view["guessers"][1]]
             await other.act({"type": "select_cell", "cell": "P30"})  # selected, not confirmed
-            seen = giver.view
+            seen = giver.view | {"version": giver.latest["version"]}
             return [c.token for c in clients], code, seen
 
         tokens, code, seen = run(before())
@@ -51,6 +51,8 @@ def test_sigkill_mid_match_loses_nothing_acknowledged(tmp_path):
             clients = await _connect_all(second.ws, tokens, code)
             view = clients[0].view
             assert view["phase"] == "guess1" and view["clues"] == ["ocean"]
+            # Versions only grow, across the restart too: browsers ignore older pushes.
+            assert clients[0].latest["version"] >= seen["version"]
             assert [(m["cell"]) for m in view["markers"]] == ["A1"]
             assert view["deadline"] == seen["deadline"]  # the same clock, on the server's time
             assert [line["text"] for line in clients[0].chat] == ["good luck"]

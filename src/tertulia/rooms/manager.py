@@ -53,7 +53,11 @@ class RoomManager:
                     "room %s plays unknown game %s; left closed", live.room.code, live.room.game
                 )
                 continue
-            model, seq = replay(live, self.games)
+            try:
+                model, seq = replay(live, self.games)
+            except Exception:  # one unreadable room must not keep every other one down
+                log.exception("room %s could not be restored; left as it is", live.room.code)
+                continue
             self._open(Room(model, self.store, seq, self.config.room, self.clock))
         self._housekeeping = asyncio.get_running_loop().create_task(self._keep_house())
         log.info("restored %d rooms", len(self.rooms))
@@ -96,10 +100,14 @@ class RoomManager:
     async def close_idle(self) -> list[str]:
         """Close rooms nobody has been connected to for ``idle_seconds``."""
         now = self.clock()
+        # Idle means nobody connected for that long: a room's own clock keeps writing records
+        # (a Pitacor match skipping turns forever), so records are no sign of life.
         idle = [
             room
             for room in self.rooms.values()
-            if not room.peers and now - room.model.last_activity > self.config.idle_seconds
+            if not room.peers
+            and room.empty_since is not None
+            and now - room.empty_since > self.config.idle_seconds
         ]
         for room in idle:
             await self.close(room, "idle")

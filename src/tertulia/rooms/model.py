@@ -171,7 +171,9 @@ def _joined(room: RoomModel, r: Joined) -> list[Event]:
         raise RuleError("room.already_in", "You are already in this room.")
     nickname = check_nickname(room, r.nickname, r.player)
     seat = Seat(r.player, nickname)
-    if room.status is Status.PLAYING:
+    if room.status is Status.ENDED:
+        seat.spectator, events = True, []  # a seat at the rematch (Rematched promotes them)
+    elif room.status is Status.PLAYING:
         try:  # "joining mid-match as the game allows, otherwise as a spectator"
             room.match, events = room.game.apply(
                 room.match, None, base.Join(r.player, nickname), r.at
@@ -200,7 +202,7 @@ def _renamed(room: RoomModel, r: Renamed) -> list[Event]:
 def _left(room: RoomModel, r: Left | Kicked) -> list[Event]:
     seat = _seat(room, r.player)
     events: list[Event] = []
-    if room.status is not Status.LOBBY and not seat.spectator:
+    if room.status is Status.PLAYING and not seat.spectator:
         room.match, events = room.game.apply(room.match, None, base.Leave(r.player), r.at)
         _note_end(room)
     room.seats.remove(seat)
@@ -362,13 +364,19 @@ _FOLDS = {
 # ---------------------------------------------------------------------------- checks
 
 
-def check_nickname(room: RoomModel, text: str, player: str) -> str:
-    """ "nicknames 1–20 characters, unique in the room, profanity-filtered in public rooms" """
+def check_nickname_shape(text: str) -> str:
+    """1 to 20 printable characters, spaces tidied (the room adds its own checks)."""
     nickname = " ".join(text.split()) if isinstance(text, str) else ""
     if not 1 <= len(nickname) <= NICKNAME_MAX:
         raise RuleError("nickname.length", "A nickname has 1 to 20 characters.", max=NICKNAME_MAX)
     if any(not ch.isprintable() for ch in nickname):
         raise RuleError("nickname.characters", "That nickname has characters we can't show.")
+    return nickname
+
+
+def check_nickname(room: RoomModel, text: str, player: str) -> str:
+    """ "nicknames 1–20 characters, unique in the room, profanity-filtered in public rooms" """
+    nickname = check_nickname_shape(text)
     taken = {s.nickname.casefold() for s in room.seats if s.player != player}
     if nickname.casefold() in taken:
         raise RuleError("nickname.taken", "Someone in this room already has that nickname.")

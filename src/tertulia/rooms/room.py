@@ -121,13 +121,21 @@ class Room:
         self.model = model
         self.store = store
         self.seq = seq
-        self.version = 0
+        # Pushes carry the room's version; it must only grow, also across a restart (browsers
+        # ignore an older version), so it continues from the log's length.
+        self.version = seq
         self.config = config
         self.clock = clock
         self.peers: set[Peer] = set()
         self.closed = False
+        # When the last connection left (for idle closing); a restored room starts empty.
+        self.empty_since: float | None = clock()
+        # Memory may be ahead of the log (a failed save whose rebuild failed too): refuse all.
+        self.broken = False
         self._on_change = on_change
-        self._inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX_SIZE)
+        # Unbounded so the room's own events (clocks, graces, detaches) are never lost; clients'
+        # messages are refused past INBOX_SIZE instead (see _put).
+        self._inbox: asyncio.Queue = asyncio.Queue()
         self._timer: asyncio.TimerHandle | None = None
         self._graces: dict[str, asyncio.TimerHandle] = {}
         self._task: asyncio.Task | None = None
@@ -157,6 +165,10 @@ class Room:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        while not self._inbox.empty():  # nobody may wait forever on a closed room
+            item = self._inbox.get_nowait()
+            if isinstance(item, _Attach) and not item.done.done():
+                item.done.set_exception(RuleError("room.unknown", "This room has closed."))
 
     # ------------------------------------------------------------------ the inbox
 
@@ -171,17 +183,28 @@ class Room:
         await done
 
     def detach(self, peer: Peer) -> None:
-        """The connection left the room (closed, or went to another room): not a leave."""
+        """The connection left the room (closed, or went to another room): not a leave.
+
+        Out of the room at once, so nothing more is pushed to it from here; the grace before
+        it counts as a drop is the room task's business."""
+        self.peers.discard(peer)
+        if not self.peers:
+            self.empty_since = self.clock()
         self._put(_Detach(peer), None, None)
 
     def _put(self, item: Any, peer: Peer | None, msg_id: int | None) -> None:
-        try:
+        from_client = isinstance(item, (_FromPeer, _Attach))
+        if self.closed and from_client:
+            refusal = RuleError("room.unknown", "This room has closed.")
+        elif from_client and self._inbox.qsize() >= INBOX_SIZE:
+            refusal = RuleError("room.busy", "The room is busy; try again.")
+        else:
             self._inbox.put_nowait(item)
-        except asyncio.QueueFull:
-            if isinstance(item, _Attach):
-                item.done.set_exception(RuleError("room.busy", "The room is busy; try again."))
-            elif peer is not None:
-                peer.send(Error(msg_id, "room.busy", "The room is busy; try again."))
+            return
+        if isinstance(item, _Attach):
+            item.done.set_exception(refusal)
+        elif peer is not None:
+            peer.send(Error(msg_id, refusal.code, refusal.message))
 
     async def _run(self) -> None:
         while True:
@@ -201,24 +224,37 @@ class Room:
         elif isinstance(item, _Attach):
             await self._attach(item)
         elif isinstance(item, _Detach):
-            self.peers.discard(item.peer)
             if not any(p.player == item.peer.player for p in self.peers):
                 self._start_grace(item.peer.player)
         elif isinstance(item, _ClockRanOut):
             if self.model.match is not None and self._deadline() == item.deadline:
                 at = max(self.clock(), item.deadline)
-                await self._commit(GameMove(at=at, seat=None, action={"type": "timeout"}))
+                try:
+                    await self._commit(GameMove(at=at, seat=None, action={"type": "timeout"}))
+                finally:  # a failed save must not stop the clock for good
+                    self._schedule_clock()
         elif isinstance(item, _GraceOver):
+            self._graces.pop(item.player, None)
             seat = self.model.seat(item.player)
             if seat is not None and seat.online and not self._connected(item.player):
-                await self._commit(Presence(at=self.clock(), player=item.player, online=False))
+                try:
+                    await self._commit(Presence(at=self.clock(), player=item.player, online=False))
+                except Exception:
+                    self._start_grace(item.player)  # try again after another grace
+                    raise
 
     # ------------------------------------------------------------------ messages
 
     async def _attach(self, item: _Attach) -> None:
         peer = item.peer
+        if self.broken:  # what memory holds was never saved: show it to nobody
+            item.done.set_exception(RuleError("server.store", "This room can't be opened now."))
+            return
+        if peer not in self.peers:
+            peer.sent_blobs.clear()  # blob keys belong to one room and one stay in it
         # In the room before the change is told, so everyone's push counts the newcomer online.
         self.peers.add(peer)
+        self.empty_since = None
         try:
             seat = self.model.seat(peer.player)
             if seat is None:
@@ -229,6 +265,8 @@ class Room:
                 await self._commit(Presence(at=self.clock(), player=peer.player, online=True))
         except RuleError as error:
             self.peers.discard(peer)
+            if not self.peers:
+                self.empty_since = self.clock()
             item.done.set_exception(error)
             return
         self._cancel_grace(peer.player)
@@ -258,8 +296,17 @@ class Room:
 
     async def _commit(self, record: Record, answer: tuple[Peer, int] | None = None) -> None:
         """Fold, persist, then tell: the one path every change takes."""
+        if self.broken:
+            raise RuleError("server.store", "This room can't save anything right now.")
         was = self.model.status
-        events = fold(self.model, record)  # raises RuleError: nothing changed
+        try:
+            events = fold(self.model, record)  # a RuleError here changed nothing
+        except RuleError:
+            raise
+        except Exception:  # our bug, maybe half-applied: back to what the log says
+            log.exception("room %s: fold failed; rebuilding from the store", self.code)
+            await self._rebuild()
+            raise
         try:
             await self.store.append(
                 self.code, LogEntry(self.seq + 1, record.at, record_encoder.encode(record))
@@ -300,10 +347,15 @@ class Room:
         self._schedule_clock()
         _warm_up(self.model.game, self.model.settings)
         if was is Status.PLAYING and self.model.status is Status.ENDED:
-            asyncio.get_running_loop().create_task(self._keep_finished_match(record.at))
+            # Taken now: a rematch may clear the match before the task runs.
+            outcome = self.model.game.outcome(self.model.match)
+            task = asyncio.get_running_loop().create_task(
+                self._keep_finished_match(outcome, record.at)
+            )
+            _background.add(task)
+            task.add_done_callback(_background.discard)
 
-    async def _keep_finished_match(self, at: float) -> None:
-        outcome = self.model.game.outcome(self.model.match)
+    async def _keep_finished_match(self, outcome: Any, at: float) -> None:
         players = [
             {
                 "id": p.seat,
@@ -358,11 +410,19 @@ class Room:
         return sorted({p.player for p in self.peers})
 
     async def _rebuild(self) -> None:
+        """Memory back to exactly what the log holds; if that fails, refuse every change
+        rather than go on from a state nobody saved."""
         from .replay import rebuild  # late import: replay imports this module's neighbours
 
-        model, seq = await rebuild(self.store, self.code, self.model.games)
-        if model is not None:
-            self.model, self.seq = model, seq
+        try:
+            model, seq = await rebuild(self.store, self.code, self.model.games)
+        except Exception:
+            log.exception("room %s: rebuild failed; the room refuses changes", self.code)
+            model = None
+        if model is None:
+            self.broken = True
+            return
+        self.model, self.seq, self.broken = model, seq, False
 
     # ------------------------------------------------------------------ clocks and graces
 
@@ -399,6 +459,7 @@ class Room:
 
 
 _warmed: set[tuple[str, str]] = set()
+_background: set[asyncio.Task] = set()  # tasks that must not be garbage-collected mid-way
 
 
 def _warm_up(game: Any, settings: Any) -> None:

@@ -20,6 +20,7 @@ from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
 from ..rooms.limits import TokenBucket
 from ..rooms.manager import RoomManager
+from ..rooms.model import check_nickname_shape
 from ..rooms.room import Room
 from .metrics import Metrics
 
@@ -80,7 +81,7 @@ class Session:
             return
         try:
             message = p.decode(frame)
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as error:
             self._refuse(_guess_id(frame), RuleError("message.malformed", str(error)))
             return
         self.metrics.messages.labels(type(message).__struct_config__.tag).inc()
@@ -106,6 +107,7 @@ class Session:
                 raise RuleError("room.not_in", "You are not in a room.")
             self.room.submit(self, message)
         elif isinstance(message, p.CreateRoom):
+            check_nickname_shape(message.nickname)  # no empty room left behind by a typo
             room = await self.manager.create(message.game, message.public)
             await self._enter(room, message.nickname, message.id)
         elif isinstance(message, p.JoinRoom):
@@ -160,7 +162,7 @@ def _guess_id(frame: str | bytes) -> int | None:
     """The id of a message we could not decode, so the client can match the error to it."""
     try:
         raw: Any = msgspec.json.decode(frame)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     value = raw.get("id") if isinstance(raw, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
