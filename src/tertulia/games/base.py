@@ -17,6 +17,7 @@ Shape of a game module (see ``games/pitacor`` for the first one)::
     view(state, seat | None) -> dict     (None: a spectator)
     may_chat(state, seat) -> bool
     outcome(state) -> Outcome | None     (None while the match runs)
+    views_for(state, seats) -> {seat: view}  (optional: several views at once, sharing work)
     static_data() -> dict                (optional: public data that never changes, such as
                                           a board's colours, served once at /api/games)
 

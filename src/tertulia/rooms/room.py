@@ -49,11 +49,12 @@ from .model import (
     fold,
     record_encoder,
 )
-from .views import game_blobs, game_view, lobby_view
+from .views import game_blobs, game_view, game_views, lobby_view
 
 log = logging.getLogger("tertulia.room")
 
 INBOX_SIZE = 256
+_BUILD_VIEW = object()  # _update_for builds the seat's view itself unless it is given one
 
 
 class Peer(Protocol):
@@ -335,8 +336,10 @@ class Room:
                 peer.send(line)
             return
         shared = self._shared(wire_events)
-        for peer in list(self.peers):
-            peer.send(self._update_for(peer, shared))
+        peers = list(self.peers)
+        views = game_views(self.model, [p.player for p in peers])
+        for peer in peers:
+            peer.send(self._update_for(peer, shared, view=views[peer.player]))
         if isinstance(record, (Left, Kicked)):
             for peer in [p for p in self.peers if p.player == record.player]:
                 self.peers.discard(peer)
@@ -388,12 +391,13 @@ class Room:
         peer: Peer,
         shared: tuple[msgspec.Raw, msgspec.Raw] | None = None,
         with_chat: bool = False,
+        view: dict[str, Any] | bool | None = False,
     ) -> RoomUpdate:
         room, events = shared if shared is not None else self._shared([])
         return RoomUpdate(
             version=self.version,
             room=room,
-            view=game_view(self.model, peer.player),
+            view=game_view(self.model, peer.player) if view is _BUILD_VIEW else view,
             events=events,
             chat=list(self.model.chat) if with_chat else None,
             blobs=self._new_blobs(peer),
@@ -401,6 +405,8 @@ class Room:
 
     def _new_blobs(self, peer: Peer) -> dict[str, Any] | None:
         """The game's blobs this seat may see and this connection does not have yet."""
+        if not hasattr(self.model.game, "blobs"):
+            return None
         every = game_blobs(self.model, peer.player)
         fresh = {key: value for key, value in every.items() if key not in peer.sent_blobs}
         peer.sent_blobs.update(fresh)

@@ -42,6 +42,24 @@ def game_view(room: RoomModel, player: str | None) -> dict[str, Any] | None:
     return room.game.view(room.match, as_seat)
 
 
+def game_views(room: RoomModel, players: list[str]) -> dict[str, dict[str, Any] | None]:
+    """``game_view`` for several connections' players at once (games may share the work)."""
+    if room.match is None:
+        return dict.fromkeys(players)
+    as_seat = {p: _as_seat(room, p) for p in players}
+    many = getattr(room.game, "views_for", None)
+    if many is None:
+        return {p: room.game.view(room.match, as_seat[p]) for p in players}
+    views = many(room.match, sorted(set(as_seat.values()), key=lambda s: s or ""))
+    return {p: views[as_seat[p]] for p in players}
+
+
+def _as_seat(room: RoomModel, player: str | None) -> str | None:
+    """The seat a player sees the game as: their own, or None (a spectator's view)."""
+    seat = room.seat(player)
+    return player if seat is not None and not seat.spectator else None
+
+
 def game_blobs(room: RoomModel, player: str | None) -> dict[str, Any]:
     """Large unchanging pieces of the view this seat may see, by key (games may have none)."""
     blobs = getattr(room.game, "blobs", None)

@@ -17,7 +17,7 @@ from .rules import (
 from .settings import Settings
 from .state import PitacorAction as Action
 from .state import State
-from .views import static_data, view
+from .views import static_data, view, views_for
 
 __all__ = [
     "MAX_PLAYERS",
@@ -33,4 +33,5 @@ __all__ = [
     "start",
     "static_data",
     "view",
+    "views_for",
 ]

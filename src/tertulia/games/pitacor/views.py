@@ -32,16 +32,39 @@ _REVEALED = frozenset({Phase.REVEAL, Phase.ENDED})
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
     """Everything ``seat`` (None: a spectator) may see now, and nothing more."""
+    return views_for(state, [seat])[seat]
+
+
+def views_for(state: State, seats: list[str | None]) -> dict[str | None, dict[str, Any]]:
+    """``view`` for several seats at once: what they all share is built once."""
+    shared = _shared(state)
     rnd = state.round
     revealed = state.phase in _REVEALED
-    is_giver = seat == rnd.giver
+    views: dict[str | None, dict[str, Any]] = {}
+    for seat in seats:
+        sees_target = seat == rnd.giver or revealed
+        views[seat] = {
+            **shared,
+            "candidates": _candidates(state) if sees_target else None,
+            "target": rnd.target if sees_target else None,
+            "markers": _markers(state, rnd, seat, revealed),
+            "selection": rnd.selections.get(seat) if seat is not None else None,
+            "you": _you(state, seat),
+        }
+    return views
+
+
+def _shared(state: State) -> dict[str, Any]:
+    """The part of the view that is the same for every seat."""
+    rnd = state.round
+    revealed = state.phase in _REVEALED
     board = board_of(state.settings)
     return {
         "game": "pitacor",
         "phase": state.phase.value,
         "round": rnd.number,
         "board": {
-            # The colours themselves are static: the client has them from STATIC (below).
+            # The colours themselves are static: the client has them from static_data().
             "id": "ultra_hard" if state.settings.ultra_hard else "classic",
             "cols": board.cols,
             "rows": board.rows,
@@ -54,10 +77,6 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "clues": list(rnd.clues),
         "passed": rnd.passed,
         "forfeited": rnd.forfeited,
-        "candidates": _candidates(state) if is_giver or revealed else None,
-        "target": rnd.target if is_giver or revealed else None,
-        "markers": _markers(state, rnd, seat, revealed),
-        "selection": rnd.selections.get(seat) if seat is not None else None,
         "guessers": list(rnd.guessers),
         "confirmed": list(rnd.confirmed),
         "waiting_for": _waiting_for(state),
@@ -72,7 +91,6 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "winners": list(state.winners),
         "end_reason": state.end_reason or None,
         "ranking": podium(state.outcome),
-        "you": _you(state, seat),
     }
 
 
