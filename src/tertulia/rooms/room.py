@@ -391,7 +391,7 @@ class Room:
         peer: Peer,
         shared: tuple[msgspec.Raw, msgspec.Raw] | None = None,
         with_chat: bool = False,
-        view: dict[str, Any] | bool | None = False,
+        view: Any = _BUILD_VIEW,
     ) -> RoomUpdate:
         room, events = shared if shared is not None else self._shared([])
         return RoomUpdate(
