@@ -172,6 +172,18 @@ def rank(
     return placings
 
 
+def require_players(count: int, game: str, lowest: int, highest: int) -> None:
+    """Refuse to start a match with too few or too many players."""
+    if not lowest <= count <= highest:
+        raise RuleError(
+            "match.player_count",
+            f"{game} needs {lowest} to {highest} players.",
+            min=lowest,
+            max=highest,
+            count=count,
+        )
+
+
 def podium(outcome: Outcome | None) -> list[dict[str, Any]] | None:
     """The ranking as views send it (None while the match runs)."""
     if outcome is None:

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -117,7 +117,6 @@ class Room:
         seq: int,
         config: RoomConfig = RoomConfig(),
         clock: Callable[[], float] = time.time,
-        on_change: Callable[[Room, list[Event]], Awaitable[None]] | None = None,
     ) -> None:
         self.model = model
         self.store = store
@@ -133,7 +132,6 @@ class Room:
         self.empty_since: float | None = clock()
         # Memory may be ahead of the log (a failed save whose rebuild failed too): refuse all.
         self.broken = False
-        self._on_change = on_change
         # Unbounded so the room's own events (clocks, graces, detaches) are never lost; clients'
         # messages are refused past INBOX_SIZE instead (see _put).
         self._inbox: asyncio.Queue = asyncio.Queue()
@@ -325,8 +323,6 @@ class Room:
         if answer is not None:
             answer[0].send(Ack(answer[1]))
         self._after_change(record, was)
-        if self._on_change is not None:
-            await self._on_change(self, events)
 
     def _broadcast(self, record: Record, events: list[Event]) -> None:
         wire_events = [{"kind": e.kind, **e.data} for e in events]

@@ -37,9 +37,7 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
 def game_view(room: RoomModel, player: str | None) -> dict[str, Any] | None:
     if room.match is None:
         return None
-    seat = room.seat(player)
-    as_seat = player if seat is not None and not seat.spectator else None
-    return room.game.view(room.match, as_seat)
+    return room.game.view(room.match, _as_seat(room, player))
 
 
 def game_views(room: RoomModel, players: list[str]) -> dict[str, dict[str, Any] | None]:
@@ -65,8 +63,7 @@ def game_blobs(room: RoomModel, player: str | None) -> dict[str, Any]:
     blobs = getattr(room.game, "blobs", None)
     if room.match is None or blobs is None:
         return {}
-    seat = room.seat(player)
-    return blobs(room.match, player if seat is not None and not seat.spectator else None)
+    return blobs(room.match, _as_seat(room, player))
 
 
 def summary(room: RoomModel, online: int) -> dict[str, Any]:

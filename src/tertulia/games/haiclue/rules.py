@@ -83,14 +83,7 @@ NO_JOINING = "seat.no_joining"  # tiles are dealt at the start: latecomers watch
 def start(
     settings: Settings, players: list[Player], seed: int, now: float, *, public: bool = False
 ) -> State:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(
-            "match.player_count",
-            f"Haiclue needs {MIN_PLAYERS} to {MAX_PLAYERS} players.",
-            min=MIN_PLAYERS,
-            max=MAX_PLAYERS,
-            count=len(players),
-        )
+    base.require_players(len(players), "Haiclue", MIN_PLAYERS, MAX_PLAYERS)
     rng = Rng.from_seed(seed)
     pool = [tile.id for tile in decks.load(settings.deck.value)]
     rng.shuffle(pool)

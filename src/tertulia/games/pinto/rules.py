@@ -79,14 +79,7 @@ PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
 def start(
     settings: Settings, players: list[Player], seed: int, now: float, *, public: bool = False
 ) -> State:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(
-            "match.player_count",
-            f"Pintó needs {MIN_PLAYERS} to {MAX_PLAYERS} players.",
-            min=MIN_PLAYERS,
-            max=MAX_PLAYERS,
-            count=len(players),
-        )
+    base.require_players(len(players), "Pintó", MIN_PLAYERS, MAX_PLAYERS)
     rng = Rng.from_seed(seed)
     state = State(
         settings=settings,

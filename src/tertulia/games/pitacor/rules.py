@@ -100,14 +100,7 @@ def start(
     settings: Settings, players: list[Player], seed: int, now: float, *, public: bool = False
 ) -> State:
     """A new match; ``players`` in lobby order. "starting with a random player" """
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(
-            "match.player_count",
-            f"Pitacor needs {MIN_PLAYERS} to {MAX_PLAYERS} players.",
-            min=MIN_PLAYERS,
-            max=MAX_PLAYERS,
-            count=len(players),
-        )
+    base.require_players(len(players), "Pitacor", MIN_PLAYERS, MAX_PLAYERS)
     if len({p.id for p in players}) != len(players):
         raise ValueError("expected distinct player ids")
     if public and not settings.ban_profanity:

@@ -69,14 +69,6 @@ class NextRound(Action, tag="next_round"):
     """Leave the reveal early; sent by the next clue giver."""
 
 
-PLAYER_ACTIONS: tuple[type[Action], ...] = (
-    ChooseTarget,
-    GiveClue,
-    PassClue,
-    SelectCell,
-    Confirm,
-    NextRound,
-)
 # Everything ``apply`` accepts; the room decodes client messages with this union.
 PitacorAction = (
     ChooseTarget
