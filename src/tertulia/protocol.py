@@ -159,9 +159,9 @@ class RoomUpdate(ServerMessage, tag="room"):
 
     version: int
     # The room and the events are the same for every seat: the room encodes them once per
-    # change (msgspec.Raw) and only the view is encoded per seat.
+    # change (msgspec.Raw); each view is encoded once per seat while the change is saved.
     room: dict[str, Any] | msgspec.Raw
-    view: dict[str, Any] | None = None
+    view: dict[str, Any] | msgspec.Raw | None = None
     events: list[dict[str, Any]] | msgspec.Raw = []
     chat: list[dict[str, Any]] | None = None  # the recent chat, on joining or resuming
     # Large, unchanging pieces the view refers to by key (a Pintó drawing), each sent once per

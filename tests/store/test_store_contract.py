@@ -16,5 +16,5 @@ def test_sqlite_store_implements_every_store_method_with_the_same_signature() ->
     assert {"append", "create_room", "load_live_rooms", "close"} <= wanted.keys()
     for name, member in wanted.items():
         ours = getattr(SQLiteStore, name)
-        assert inspect.iscoroutinefunction(ours), name
+        assert inspect.iscoroutinefunction(ours) == inspect.iscoroutinefunction(member), name
         assert inspect.signature(ours) == inspect.signature(member), name

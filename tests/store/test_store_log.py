@@ -196,3 +196,30 @@ def test_a_closed_store_refuses_requests_and_close_is_idempotent(tmp_path: Path)
             await store.load_live_rooms()
 
     run(body)
+
+
+def test_start_append_is_on_its_way_before_the_caller_awaits(tmp_path: Path) -> None:
+    """A room builds its pushes while the disk writes: the write must not wait for the await,
+    and nothing is durable-acknowledged before COMMIT (the future settles only after it)."""
+    import sqlite3
+    import time
+
+    db = tmp_path / "t.db"
+
+    def logged() -> list[int]:
+        with sqlite3.connect(db) as conn:
+            return [row[0] for row in conn.execute("SELECT seq FROM log ORDER BY seq")]
+
+    async def body() -> None:
+        async with SQLiteStore(db) as store:
+            await store.create_room("ABCD", "pitacor", public=True)
+            saving = store.start_append("ABCD", entries(1, 2))
+            deadline = time.monotonic() + 10
+            while logged() != [1, 2] and time.monotonic() < deadline:
+                time.sleep(0.01)  # blocks the loop: only the writer thread can make progress
+            assert logged() == [1, 2]
+            assert await saving is None
+            with pytest.raises(SeqError):  # refused on the writer, reported when awaited
+                await store.start_append("ABCD", entry(2))
+
+    run(body)

@@ -14,8 +14,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, NoReturn, Protocol
 
 import msgspec
 
@@ -95,6 +95,16 @@ class _Attach:
 @dataclass(frozen=True)
 class _Detach:
     peer: Peer
+
+
+@dataclass(frozen=True)
+class _Pushes:
+    """A change's pushes, built before it is saved: a chat line, or the shared parts of a
+    room update and each player's encoded view."""
+
+    line: ChatLine | None = None
+    shared: tuple[msgspec.Raw, msgspec.Raw] | None = None
+    views: dict[str, msgspec.Raw | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -294,7 +304,10 @@ class Room:
             self.config.observe(str(kind), time.perf_counter() - item.received, refused)
 
     async def _commit(self, record: Record, answer: tuple[Peer, int] | None = None) -> None:
-        """Fold, persist, then tell: the one path every change takes."""
+        """Fold, persist, then tell: the one path every change takes.
+
+        The pushes are built while the disk writes (the fsync is most of an action's wait),
+        and nobody is sent anything until the write is durable."""
         if self.broken:
             raise RuleError("server.store", "This room can't save anything right now.")
         was = self.model.status
@@ -306,36 +319,58 @@ class Room:
             log.exception("room %s: fold failed; rebuilding from the store", self.code)
             await self._rebuild()
             raise
+        entry = LogEntry(self.seq + 1, record.at, record_encoder.encode(record))
         try:
-            await self.store.append(
-                self.code, LogEntry(self.seq + 1, record.at, record_encoder.encode(record))
-            )
+            saving = self.store.start_append(self.code, entry)
         except Exception:
-            log.exception("room %s: append failed; rebuilding from the store", self.code)
-            await self._rebuild()
-            raise RuleError("server.store", "Your move could not be saved; try again.") from None
-        self.seq += 1
-        self.version += 1
+            await self._save_failed()
+        try:
+            pushes = self._prepare(record, events)
+        finally:  # even if building the pushes failed (our bug), the move is being saved
+            try:
+                await saving
+            except Exception:
+                await self._save_failed()
+            self.seq += 1
+            self.version += 1
         if isinstance(record, MatchStarted):
             for peer in self.peers:  # a new match's blobs may reuse the last match's keys
                 peer.sent_blobs.clear()
-        self._broadcast(record, events)
+        self._broadcast(record, pushes)
         if answer is not None:
             answer[0].send(Ack(answer[1]))
         self._after_change(record, was)
 
-    def _broadcast(self, record: Record, events: list[Event]) -> None:
-        wire_events = [{"kind": e.kind, **e.data} for e in events]
+    async def _save_failed(self) -> NoReturn:
+        log.exception("room %s: append failed; rebuilding from the store", self.code)
+        await self._rebuild()
+        raise RuleError("server.store", "Your move could not be saved; try again.") from None
+
+    def _prepare(self, record: Record, events: list[Event]) -> _Pushes:
+        """What each connection will be told of this change, encoded as far as it can be
+        before the change is saved (the version and new blobs are added when it is)."""
         if isinstance(record, Chatted):
-            line = ChatLine(self.model.chat[-1])
-            for peer in self.peers:
-                peer.send(line)
-            return
-        shared = self._shared(wire_events)
+            return _Pushes(line=ChatLine(self.model.chat[-1]))
+        wire_events = [{"kind": e.kind, **e.data} for e in events]
         peers = list(self.peers)
         views = game_views(self.model, [p.player for p in peers])
-        for peer in peers:
-            peer.send(self._update_for(peer, shared, view=views[peer.player]))
+        encoded: dict[int, msgspec.Raw] = {}  # seats that see the same view share its bytes
+        for view in views.values():
+            if view is not None and id(view) not in encoded:
+                encoded[id(view)] = msgspec.Raw(record_encoder.encode(view))
+        return _Pushes(
+            shared=self._shared(wire_events),
+            views={p: encoded[id(v)] if v is not None else None for p, v in views.items()},
+        )
+
+    def _broadcast(self, record: Record, pushes: _Pushes) -> None:
+        if pushes.line is not None:
+            for peer in self.peers:
+                peer.send(pushes.line)
+            return
+        # Connections can only have left since _prepare (joining goes through the inbox).
+        for peer in list(self.peers):
+            peer.send(self._update_for(peer, pushes.shared, view=pushes.views[peer.player]))
         if isinstance(record, (Left, Kicked)):
             for peer in [p for p in self.peers if p.player == record.player]:
                 self.peers.discard(peer)
@@ -387,7 +422,7 @@ class Room:
         peer: Peer,
         shared: tuple[msgspec.Raw, msgspec.Raw] | None = None,
         with_chat: bool = False,
-        view: Any = _BUILD_VIEW,
+        view: Any = _BUILD_VIEW,  # a dict, its encoded bytes (msgspec.Raw) or None
     ) -> RoomUpdate:
         room, events = shared if shared is not None else self._shared([])
         return RoomUpdate(

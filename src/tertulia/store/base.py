@@ -12,7 +12,7 @@ The promise every back-end keeps: when an awaited write returns, it is durable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -107,6 +107,11 @@ class Store(Protocol):
 
     async def append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> None:
         """Append one or several entries; their seqs must continue the log by +1."""
+        ...
+
+    def start_append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> Awaitable[None]:
+        """``append``, already on its way when this returns: await the result to know it is
+        durable. Lets a caller do other work (never telling anyone) while the disk writes."""
         ...
 
     async def save_snapshot(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -77,11 +77,17 @@ class SQLiteStore:
         Cancelling the awaiting task does not withdraw the write: it may still
         commit. A room that must know its last seq should not cancel (or shield) it.
         """
+        await self.start_append(code, entries)
+
+    def start_append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> Awaitable[None]:
+        """Queue the append now (bad arguments raise here); the future settles after COMMIT."""
         batch = [entries] if isinstance(entries, LogEntry) else list(entries)
-        if not batch:
-            return
         batch = [_checked_entry(entry) for entry in batch]
-        await self._writer.submit(
+        if not batch:
+            done = asyncio.get_running_loop().create_future()
+            done.set_result(None)
+            return done
+        return self._writer.submit(
             lambda conn: ops.append_entries(conn, code, batch), weight=len(batch)
         )
 

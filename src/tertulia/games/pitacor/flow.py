@@ -92,8 +92,9 @@ def next_turn(state: State, now: float, events: list[Event]) -> None:
     """Turns mode: hand the marker to the next guesser who is here; skip those who dropped."""
     rnd = state.round
     rnd.turn_index += 1
+    confirmed = set(rnd.confirmed)
     while rnd.turn_index < len(rnd.turn_order) and not _is_waiting_for(
-        state, rnd.turn_order[rnd.turn_index]
+        find_member(state, rnd.turn_order[rnd.turn_index]), confirmed
     ):
         rnd.turn_index += 1
     if rnd.turn_index >= len(rnd.turn_order):
@@ -113,17 +114,13 @@ def current_turn(state: State) -> str | None:
 
 def waiting_guessers(state: State) -> list[str]:
     """Guessers the current guess phase still waits for: here, and not yet confirmed."""
-    return [g for g in state.round.guessers if _is_waiting_for(state, g)]
+    members = {m.id: m for m in state.members}
+    confirmed = set(state.round.confirmed)
+    return [g for g in state.round.guessers if _is_waiting_for(members.get(g), confirmed)]
 
 
-def _is_waiting_for(state: State, seat: str) -> bool:
-    member = find_member(state, seat)
-    return (
-        member is not None
-        and member.online
-        and not member.left
-        and seat not in state.round.confirmed
-    )
+def _is_waiting_for(member: Member | None, confirmed: set[str]) -> bool:
+    return member is not None and member.online and not member.left and member.id not in confirmed
 
 
 def end_guessing(state: State, now: float, events: list[Event]) -> None:

@@ -19,13 +19,12 @@ from .rules import (
     CANDIDATES,
     board_of,
     current_turn,
-    find_member,
     may_chat,
     upcoming_giver,
     waiting_guessers,
 )
 from .settings import GuessMode, MarkerVisibility
-from .state import CLUE_PHASES, GUESS_PHASES, Phase, Round, State
+from .state import CLUE_PHASES, GUESS_PHASES, Member, Phase, Round, State
 
 _REVEALED = frozenset({Phase.REVEAL, Phase.ENDED})
 
@@ -40,16 +39,22 @@ def views_for(state: State, seats: list[str | None]) -> dict[str | None, dict[st
     shared = _shared(state)
     rnd = state.round
     revealed = state.phase in _REVEALED
+    # Worked out once for every seat: a broadcast builds a view per seat, so anything here
+    # that scans the members per seat would make each action cost seats² (see benchmarks/).
+    members = {m.id: m for m in state.members}
+    waiting = set(shared["waiting_for"])
+    next_giver = shared["next_giver"]
     views: dict[str | None, dict[str, Any]] = {}
     for seat in seats:
         sees_target = seat == rnd.giver or revealed
+        member = members.get(seat) if seat is not None else None
         views[seat] = {
             **shared,
             "candidates": _candidates(state) if sees_target else None,
             "target": rnd.target if sees_target else None,
             "markers": _markers(state, rnd, seat, revealed),
             "selection": rnd.selections.get(seat) if seat is not None else None,
-            "you": _you(state, seat),
+            "you": _you(state, seat, member, waiting, next_giver),
         }
     return views
 
@@ -71,7 +76,7 @@ def _shared(state: State) -> dict[str, Any]:
             # Ultra Hard: "no color is shown ... The real colors appear at the reveal."
             "show_colours": not state.settings.ultra_hard or revealed,
         },
-        "players": [_player(state, m.id) for m in state.members],
+        "players": [_player(m) for m in state.members],
         "giver": rnd.giver,
         "next_giver": upcoming_giver(state) if state.phase is not Phase.ENDED else None,
         "clues": list(rnd.clues),
@@ -105,9 +110,7 @@ def static_data() -> dict[str, Any]:
     }
 
 
-def _player(state: State, seat: str) -> dict[str, Any]:
-    member = find_member(state, seat)
-    assert member is not None
+def _player(member: Member) -> dict[str, Any]:
     return {
         "id": member.id,
         "nickname": member.nickname,
@@ -160,9 +163,10 @@ def _summary(rnd: Round) -> dict[str, Any]:
     }
 
 
-def _you(state: State, seat: str | None) -> dict[str, Any]:
+def _you(
+    state: State, seat: str | None, member: Member | None, waiting: set[str], next_giver: str | None
+) -> dict[str, Any]:
     """The seat's own role and what it should do now (the line at the top of the screen)."""
-    member = find_member(state, seat) if seat is not None else None
     if member is None or member.left:
         return {"seat": seat, "role": "spectator", "may_chat": True, "to_do": None}
     rnd = state.round
@@ -176,11 +180,13 @@ def _you(state: State, seat: str | None) -> dict[str, Any]:
         "seat": seat,
         "role": role,
         "may_chat": may_chat(state, seat),
-        "to_do": _to_do(state, seat, role),
+        "to_do": _to_do(state, seat, role, waiting, next_giver),
     }
 
 
-def _to_do(state: State, seat: str, role: str) -> str | None:
+def _to_do(
+    state: State, seat: str, role: str, waiting: set[str], next_giver: str | None
+) -> str | None:
     """The action this seat is expected to take now, if any (an i18n key suffix)."""
     phase = state.phase
     if role == "giver" and phase in CLUE_PHASES:
@@ -189,8 +195,8 @@ def _to_do(state: State, seat: str, role: str) -> str | None:
             Phase.CLUE1: "give_clue",
             Phase.CLUE2: "give_clue_or_pass",
         }[phase]
-    if role == "guesser" and phase in GUESS_PHASES and seat in _waiting_for(state):
+    if role == "guesser" and phase in GUESS_PHASES and seat in waiting:
         return "place_marker"
-    if phase is Phase.REVEAL and seat == upcoming_giver(state):
+    if phase is Phase.REVEAL and seat == next_giver:
         return "next_round"
     return None
