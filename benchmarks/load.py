@@ -387,19 +387,38 @@ def _in_room(base: str) -> tuple[float, float] | None:
     return (found["_sum"], found["_count"]) if len(found) == 2 else None
 
 
+def _tree(pid: int) -> list[int]:
+    """The process and all its descendants (our server's store writer is a child process)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as f:
+                    todo += [int(child) for child in f.read().split()]
+    return found
+
+
 def _proc_cpu(pid: int) -> float:
-    """user+sys seconds of the process (all its threads)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    """user+sys seconds of the process (all its threads) and of its child processes."""
+    total = 0.0
+    for member in _tree(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{member}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return total
 
 
 def _proc_rss(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
+    """Resident memory of the process and of its child processes."""
+    total = 0
+    for member in _tree(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{member}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
 
 
 def _machine_cpu() -> tuple[float, float]:

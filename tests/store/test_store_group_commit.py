@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
-import threading
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,41 +44,43 @@ def test_concurrent_appends_all_land_in_far_fewer_transactions(tmp_path: Path) -
     assert logged == {code: list(range(1, per_room + 1)) for code in codes}
 
 
-async def _hold_writer(store: SQLiteStore) -> tuple[asyncio.Future[object], threading.Event]:
-    """Park the writer thread inside a transaction until the event is set, so that
-    everything submitted meanwhile goes into the next batch together."""
-    entered, gate = threading.Event(), threading.Event()
-
-    def hold(conn: sqlite3.Connection) -> None:
-        entered.set()
-        gate.wait(10)
-
-    held = store._writer.submit(hold)
-    await asyncio.to_thread(entered.wait, 10)
-    return held, gate
+@contextlib.contextmanager
+def _writer_held(db: Path) -> Iterator[None]:
+    """Another connection holds SQLite's write lock, so the writer waits in BEGIN and
+    everything submitted meanwhile goes into its next batch together."""
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
 
 
 def test_a_refused_request_does_not_harm_its_batch(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
-            for code in ("AAAA", "BBBB"):
+        async with SQLiteStore(db) as store:
+            for code in ("AAAA", "BBBB", "CCCC"):
                 await store.create_room(code, "pitacor", public=True)
-            held, gate = await _hold_writer(store)
             commits = store.stats.commits
-            good = asyncio.ensure_future(store.append("AAAA", entries(1, 2)))
-            bad = asyncio.ensure_future(store.append("BBBB", entry(2)))
-            also_good = asyncio.ensure_future(store.append("BBBB", entry(1)))
-            await asyncio.sleep(0.05)  # let all three reach the queue
-            gate.set()
-            await held
+            with _writer_held(db):
+                first = store.start_append("CCCC", entry(1))
+                await asyncio.sleep(0.2)  # the writer has it and waits for the lock
+                good = store.start_append("AAAA", entries(1, 2))
+                bad = store.start_append("BBBB", entry(2))
+                also_good = store.start_append("BBBB", entry(1))
+                await asyncio.sleep(0.05)  # all three reach the writer's socket
+            await first
             await good
             with pytest.raises(SeqError):
                 await bad
             await also_good
-            assert store.stats.commits == commits + 2  # the held batch, then the rest
+            assert store.stats.commits <= commits + 2  # the held batch, then the rest
 
     run(body)
-    assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {"AAAA": [1, 2], "BBBB": [1]}
+    assert run(lambda: seqs_by_room(db)) == {"AAAA": [1, 2], "BBBB": [1], "CCCC": [1]}
 
 
 def test_a_failed_transaction_fails_every_request_in_it(tmp_path: Path) -> None:
@@ -86,17 +92,12 @@ def test_a_failed_transaction_fails_every_request_in_it(tmp_path: Path) -> None:
                 await store.create_room(code, "pitacor", public=True)
             # A second process holding the write lock: the store's BEGIN times out,
             # as it would on a real lock-up, and no one must be told "done".
-            other = sqlite3.connect(db, isolation_level=None)
-            other.execute("BEGIN IMMEDIATE")
-            try:
+            with _writer_held(db):
                 results = await asyncio.gather(
                     store.append("AAAA", entries(1, 2)),
                     store.append("BBBB", entry(1)),
                     return_exceptions=True,
                 )
-            finally:
-                other.execute("ROLLBACK")
-                other.close()
             assert all(isinstance(r, CommitFailed) for r in results), results
             assert isinstance(results[0].__cause__, sqlite3.OperationalError)
             assert store.stats.failed_batches >= 1
@@ -108,24 +109,78 @@ def test_a_failed_transaction_fails_every_request_in_it(tmp_path: Path) -> None:
 
 
 def test_an_unexpected_error_rolls_back_the_whole_batch(tmp_path: Path) -> None:
-    def broken(conn: sqlite3.Connection) -> None:
-        raise sqlite3.OperationalError("disk I/O error (simulated by this op)")
+    """A request the writer cannot even run (here: an operation it does not know, as a bug
+    in the server would send) fails its whole batch, innocent neighbours included."""
+    db = tmp_path / "t.db"
 
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with SQLiteStore(db) as store:
             await store.create_room("AAAA", "pitacor", public=True)
-            held, gate = await _hold_writer(store)
-            innocent = asyncio.ensure_future(store.append("AAAA", entry(1)))
-            culprit = store._writer.submit(broken)
-            await asyncio.sleep(0.05)
-            gate.set()
-            await held
+            await store.create_room("BBBB", "pitacor", public=True)
+            with _writer_held(db):
+                first = store.start_append("BBBB", entry(1))
+                await asyncio.sleep(0.2)
+                innocent = store.start_append("AAAA", entry(1))
+                culprit = store._writer.submit("no_such_operation", [])
+                await asyncio.sleep(0.05)
+            await first
             for future in (innocent, culprit):
                 with pytest.raises(CommitFailed, match="nothing written"):
                     await future
 
     run(body)
-    assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {"AAAA": []}
+    assert run(lambda: seqs_by_room(db)) == {"AAAA": [], "BBBB": [1]}
+
+
+def test_a_killed_writer_fails_every_write_instead_of_hanging(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("AAAA", "pitacor", public=True)
+            store._writer._process.kill()
+            await asyncio.to_thread(store._writer._process.wait)
+            for seq in (1, 1):  # the one in flight, and any later one
+                with pytest.raises(CommitFailed, match="writer process stopped"):
+                    await asyncio.wait_for(store.append("AAAA", entry(seq)), 10)
+
+    run(body)
+
+
+def test_the_writer_ends_when_the_server_is_killed(tmp_path: Path) -> None:
+    """SIGKILL leaves no time to say goodbye: the writer sees its socket close and exits,
+    so a restarted server never finds the old one holding the file."""
+    script = (
+        "import asyncio, sys\n"
+        "from tertulia.store import SQLiteStore\n"
+        "async def main():\n"
+        "    store = SQLiteStore(sys.argv[1])\n"
+        "    await store.create_room('AAAA', 'pitacor', public=True)\n"
+        "    print(store._writer._process.pid, flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())\n"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path / "t.db")], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        writer_pid = int(server.stdout.readline())
+        server.kill()
+        server.wait(10)
+        deadline = time.monotonic() + 10
+        while _alive(writer_pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(writer_pid)
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+def _alive(pid: int) -> bool:
+    """Running (not a zombie waiting for its parent's wait)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
 
 
 def test_close_finishes_every_submitted_write(tmp_path: Path) -> None:

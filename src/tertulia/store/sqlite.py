@@ -1,8 +1,8 @@
 """The SQLite back-end of `Store`: one file, WAL, fsync at every (group) commit.
 
-Writes go to one writer thread (`writer.GroupCommitWriter`) and return once their
-transaction has committed. Reads use a second connection on a worker thread: WAL
-lets them run while the writer commits, and they see everything acknowledged
+Writes go to one writer process (`writer`, driven through `writer_client`) and return
+once their transaction has committed. Reads use a second connection on a worker thread:
+WAL lets them run while the writer commits, and they see everything acknowledged
 before they started.
 
 Arguments are checked here, in the caller, so that a malformed request fails its
@@ -22,7 +22,7 @@ from typing import Any, Self
 from . import ops, schema
 from .base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot, StoreStats
 from .errors import StoreClosed
-from .writer import GroupCommitWriter
+from .writer_client import WriterProcess
 
 
 class SQLiteStore:
@@ -36,13 +36,16 @@ class SQLiteStore:
         conn = schema.connect(self.path, busy_timeout=busy_timeout)
         try:
             self.schema_version = schema.migrate(conn)
-            self._reader = schema.connect(self.path, busy_timeout=busy_timeout, read_only=True)
-        except BaseException:
-            conn.close()
-            raise
+        finally:
+            conn.close()  # the writer process opens its own
+        self._reader = schema.connect(self.path, busy_timeout=busy_timeout, read_only=True)
         self._read_lock = threading.Lock()  # one read at a time on the read connection
         self._closed = False
-        self._writer = GroupCommitWriter(conn)  # last: nothing above can leak its thread
+        try:  # last: nothing above can leak its process
+            self._writer = WriterProcess(self.path, busy_timeout=busy_timeout)
+        except BaseException:
+            self._reader.close()
+            raise
 
     @property
     def stats(self) -> StoreStats:
@@ -69,7 +72,9 @@ class SQLiteStore:
             meta=dict(meta or {}),
         )
         meta_json = ops.to_json(room.meta)
-        return await self._writer.submit(lambda conn: ops.insert_room(conn, room, meta_json))
+        args = [room.code, room.game, room.public, room.created_at, meta_json]
+        await self._writer.submit("create_room", args)
+        return room
 
     async def append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> None:
         """Append entries whose seqs continue the room's log by +1; durable on return.
@@ -87,35 +92,33 @@ class SQLiteStore:
             done = asyncio.get_running_loop().create_future()
             done.set_result(None)
             return done
-        return self._writer.submit(
-            lambda conn: ops.append_entries(conn, code, batch), weight=len(batch)
-        )
+        rows = [[entry.seq, entry.at, entry.payload] for entry in batch]
+        return self._writer.submit("append", [code, rows], weight=len(batch))
 
     async def save_snapshot(
         self, code: str, seq: int, payload: bytes, *, at: float | None = None
     ) -> None:
         """Keep the room's state after entry `seq`; replay starts from the latest."""
         snapshot = Snapshot(_seq(seq), _when(at), _payload(payload))
-        await self._writer.submit(lambda conn: ops.upsert_snapshot(conn, code, snapshot))
+        await self._writer.submit("snapshot", [code, snapshot.seq, snapshot.at, snapshot.payload])
 
     async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:
         """Replace the room's meta dict."""
         meta_json = ops.to_json(dict(meta))
-        await self._writer.submit(lambda conn: ops.set_meta(conn, code, meta_json))
+        await self._writer.submit("meta", [code, meta_json])
 
     async def close_room(
         self, code: str, reason: str, *, at: float | None = None, keep_log: bool = False
     ) -> None:
         """Mark the room closed; its code becomes free. Drops its log unless `keep_log`."""
         when = _when(at)
-        await self._writer.submit(lambda conn: ops.mark_closed(conn, code, reason, when, keep_log))
+        await self._writer.submit("close", [code, reason, when, keep_log])
 
     async def record_finished_match(self, match: FinishedMatch) -> None:
         """Keep a finished match for `recent_matches`."""
         players_json, extra_json = ops.to_json(match.players), ops.to_json(match.extra)
-        await self._writer.submit(
-            lambda conn: ops.insert_match(conn, match, players_json, extra_json)
-        )
+        args = [match.room, match.game, match.started_at, match.ended_at, players_json, extra_json]
+        await self._writer.submit("finished_match", args)
 
     # -- reads ------------------------------------------------------------------
 

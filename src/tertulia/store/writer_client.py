@@ -1,0 +1,197 @@
+"""The server's side of the writer process (see `writer`): start it, send it requests, settle
+each caller's future when the answer comes back — after the COMMIT, never before.
+
+Everything here runs on the event loop without blocking it: the socket is non-blocking, its
+reads and writes are loop callbacks (``add_reader``/``add_writer``), and no thread is
+involved, so nothing competes with the loop for the GIL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from .base import StoreStats
+from .errors import CommitFailed, StoreClosed
+from .writer import error_from_wire, frame, frames
+
+log = logging.getLogger("tertulia.store")
+
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding tertulia/
+
+
+class WriterProcess:
+    """One writer process and the requests in flight to it. Use it from one event loop at a
+    time (it follows the loop that uses it, when nothing is in flight)."""
+
+    def __init__(self, path: Path, *, busy_timeout: float) -> None:
+        self.stats = StoreStats()
+        ours, theirs = socket.socketpair()
+        env = dict(os.environ)
+        # The child imports tertulia from where this process did (a checkout, a snapshot).
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [_PACKAGE_ROOT, env.get("PYTHONPATH")]))
+        try:
+            self._process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-c",
+                    "import sys; from tertulia.store.writer import main; sys.exit(main(sys.argv))",
+                    str(path),
+                    repr(busy_timeout),
+                    str(theirs.fileno()),
+                ],
+                pass_fds=[theirs.fileno()],
+                env=env,
+                # Its own session: a Ctrl-C in the terminal reaches the server, which then
+                # finishes its writes and closes the socket; the writer ends on that.
+                start_new_session=True,
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        self._sock = ours
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ids = itertools.count(1)
+        self._pending: dict[int, tuple[asyncio.Future[None], int]] = {}
+        self._out = bytearray()
+        self._in = bytearray()
+        self._closing = False
+        self._gone = False  # the process closed its end (exited, or was killed)
+        self._ended: asyncio.Event | None = None
+
+    # -- requests -----------------------------------------------------------------------
+
+    def submit(self, op: str, args: list[Any], *, weight: int = 0) -> asyncio.Future[None]:
+        """Send ``op`` now; the future settles after the COMMIT that holds it."""
+        if self._closing:
+            raise StoreClosed("the store is closed")
+        loop = asyncio.get_running_loop()
+        self._follow(loop)
+        future = loop.create_future()
+        if self._gone:
+            future.set_exception(_writer_gone())
+            return future
+        request_id = next(self._ids)
+        self._pending[request_id] = (future, weight)
+        self._send(frame([request_id, op, args]))
+        return future
+
+    async def close(self) -> None:
+        """Let the process answer every request already sent, then let it end."""
+        self._follow(asyncio.get_running_loop())
+        assert self._ended is not None
+        if not self._closing:
+            self._closing = True
+            while self._out and not self._gone:  # the rest of what we owe it
+                await asyncio.sleep(0.001)
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_WR)  # "no more": it answers, then exits
+        await self._ended.wait()
+        await asyncio.to_thread(self._process.wait)
+
+    # -- the socket ---------------------------------------------------------------------
+
+    def _follow(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._loop is loop:
+            return
+        if self._pending:
+            raise RuntimeError("the store has writes in flight on another event loop")
+        if self._loop is not None and not self._loop.is_closed() and not self._gone:
+            self._loop.remove_reader(self._sock.fileno())
+            self._loop.remove_writer(self._sock.fileno())
+        self._loop = loop
+        self._ended = asyncio.Event()
+        if self._gone:
+            self._ended.set()
+        else:
+            loop.add_reader(self._sock.fileno(), self._readable)
+            if self._out:
+                loop.add_writer(self._sock.fileno(), self._writable)
+
+    def _send(self, data: bytes) -> None:
+        if self._out:  # keep the order: behind what is already waiting
+            self._out += data
+            return
+        try:
+            sent = self._sock.send(data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:
+            self._lost()
+            return
+        if sent < len(data):
+            self._out += data[sent:]
+            assert self._loop is not None
+            self._loop.add_writer(self._sock.fileno(), self._writable)
+
+    def _writable(self) -> None:
+        try:
+            sent = self._sock.send(self._out)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._lost()
+            return
+        del self._out[:sent]
+        if not self._out:
+            assert self._loop is not None
+            self._loop.remove_writer(self._sock.fileno())
+
+    def _readable(self) -> None:
+        try:
+            data = self._sock.recv(1 << 20)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._lost()
+            return
+        self._in += data
+        for request_id, error, commits, failed_batches in frames(self._in):
+            self.stats.commits, self.stats.failed_batches = commits, failed_batches
+            future, weight = self._pending.pop(request_id)
+            if error is None:
+                self.stats.requests += 1
+                self.stats.entries += weight
+            # A caller that was cancelled no longer listens; the write happened regardless.
+            if future.done():
+                continue
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error_from_wire(error))
+
+    def _lost(self) -> None:
+        """The process is gone: nothing more will be answered."""
+        if self._gone:
+            return
+        self._gone = True
+        if not self._closing:
+            log.error("the store's writer process stopped; no more writes are possible")
+        assert self._loop is not None and self._ended is not None
+        self._loop.remove_reader(self._sock.fileno())
+        self._loop.remove_writer(self._sock.fileno())
+        self._sock.close()
+        pending, self._pending = self._pending, {}
+        for future, _ in pending.values():
+            if not future.done():
+                future.set_exception(_writer_gone())
+        self._ended.set()
+
+
+def _writer_gone() -> CommitFailed:
+    # It may have committed a request just before it stopped: the caller can't know, and
+    # rebuilds from the log, which does.
+    return CommitFailed("the store's writer process stopped; this write may not have been saved")
