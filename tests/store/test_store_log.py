@@ -216,7 +216,7 @@ def test_start_append_is_on_its_way_before_the_caller_awaits(tmp_path: Path) -> 
             saving = store.start_append("ABCD", entries(1, 2))
             deadline = time.monotonic() + 10
             while logged() != [1, 2] and time.monotonic() < deadline:
-                time.sleep(0.01)  # blocks the loop: only the writer thread can make progress
+                time.sleep(0.01)  # blocks the loop: only the writer process can make progress
             assert logged() == [1, 2]
             assert await saving is None
             with pytest.raises(SeqError):  # refused on the writer, reported when awaited

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -28,6 +27,7 @@ from ..rooms.room import RoomConfig
 from ..store import SQLiteStore
 from .config import Config
 from .metrics import Metrics
+from .outlet import Outlet
 from .session import Session
 
 log = logging.getLogger("tertulia.server")
@@ -118,10 +118,12 @@ def create_app(config: Config, games: dict[str, ModuleType] | None = None) -> St
             await websocket.close(code=1008)
             return
         await websocket.accept()
-        session = Session(state.manager, state.identity, state.metrics, config.max_frame_bytes)
+        outlet = Outlet(websocket.send_text, lambda code: websocket.close(code=code))
+        session = Session(
+            state.manager, state.identity, state.metrics, config.max_frame_bytes, outlet
+        )
         state.sessions.add(session)
         state.metrics.connections.inc()
-        writer = asyncio.get_running_loop().create_task(_write(websocket, session))
         try:
             while True:
                 message = await websocket.receive()
@@ -133,7 +135,6 @@ def create_app(config: Config, games: dict[str, ModuleType] | None = None) -> St
             pass
         finally:
             session.closed()
-            writer.cancel()
             state.sessions.discard(session)
             state.metrics.connections.dec()
 
@@ -151,19 +152,6 @@ def create_app(config: Config, games: dict[str, ModuleType] | None = None) -> St
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tertulia = state
     return app
-
-
-async def _write(websocket: WebSocket, session: Session) -> None:
-    """Send the session's outbox in order; close a client that fell too far behind."""
-    try:
-        while True:
-            data = await session.outbox.get()
-            if session.overflowed:
-                await websocket.close(code=1013)
-                return
-            await websocket.send_text(data.decode())
-    except Exception:  # the socket is gone; the reader notices and cleans up
-        return
 
 
 def _origin_allowed(websocket: WebSocket, config: Config) -> bool:

@@ -7,7 +7,6 @@ exactly one place (``_refuse``), and anything unexpected is logged and answered 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Any
@@ -23,10 +22,10 @@ from ..rooms.manager import RoomManager
 from ..rooms.model import check_nickname_shape
 from ..rooms.room import Room
 from .metrics import Metrics
+from .outlet import Outlet
 
 log = logging.getLogger("tertulia.session")
 
-OUTBOX_SIZE = 512  # a client this far behind is too slow to keep; it will reconnect
 _ROOM_MESSAGES = (
     p.Act,
     p.Check,
@@ -47,7 +46,12 @@ class Session:
     """Implements ``rooms.room.Peer`` for one connection."""
 
     def __init__(
-        self, manager: RoomManager, identity: Identity, metrics: Metrics, max_frame: int
+        self,
+        manager: RoomManager,
+        identity: Identity,
+        metrics: Metrics,
+        max_frame: int,
+        outlet: Outlet,
     ) -> None:
         self.manager = manager
         self.identity = identity
@@ -55,21 +59,15 @@ class Session:
         self.max_frame = max_frame
         self.player = ""
         self.room: Room | None = None
-        self.outbox: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTBOX_SIZE)
+        self.outlet = outlet
         self.requests = TokenBucket(capacity=30, rate=15)  # any message
         self.chat_bucket = TokenBucket(capacity=5, rate=0.5)  # chat lines
         self.sent_blobs: set[str] = set()
-        self.overflowed = False
 
     # ------------------------------------------------------------------ Peer
 
     def send(self, message: p.ServerMessage) -> None:
-        if self.overflowed:
-            return
-        try:
-            self.outbox.put_nowait(p.encode(message))
-        except asyncio.QueueFull:
-            self.overflowed = True  # the writer closes the socket; the client reconnects
+        self.outlet.put(p.encode(message))
 
     # ------------------------------------------------------------------ frames
 

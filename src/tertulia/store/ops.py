@@ -1,6 +1,6 @@
 """The SQL of each store operation, as plain functions of a connection.
 
-Write functions run on the writer thread inside a transaction (see `writer`);
+Write functions run in the writer process inside a transaction (see `writer`);
 they check what the log can accept and raise a `StoreError` to refuse, which
 rolls back their savepoint. JSON columns arrive already encoded, so a value that
 cannot be encoded fails in the caller, not in a shared transaction. Read
@@ -29,7 +29,7 @@ def to_json(value: Any) -> str:
     return _encode(value).decode()
 
 
-# -- writes (writer thread) -------------------------------------------------------
+# -- writes (writer process) ------------------------------------------------------
 
 
 def live_room_id(conn: sqlite3.Connection, code: str) -> int:
