@@ -183,3 +183,152 @@ def test_a_room_whose_saves_and_rebuild_fail_refuses_every_change(tmp_path):
         await manager.shutdown()
 
     asyncio.run(go())
+
+
+def test_an_idle_room_starts_a_change_at_once_but_tells_nobody_before_it_is_saved(tmp_path):
+    """ "Persist, then broadcast": a message to an idle room is folded and its save started
+    before ``submit`` returns (no turn of the event loop in between), yet no connection hears
+    of it until the store says it is durable; a busy room queues the next one behind it."""
+    from tertulia.protocol import Ack, Chat, ChatLine
+
+    class Peer:
+        def __init__(self, player):
+            self.player, self.chat_bucket, self.sent_blobs = player, TokenBucket(9, 9), set()
+            self.got = []
+
+        def send(self, message):
+            self.got.append(message)
+
+    async def go():
+        store = SQLiteStore(tmp_path / "eager.sqlite3")
+        manager = RoomManager(store, games_with_tiny())
+        await manager.start()
+        room = await manager.create(TINY, public=False)
+        ana = Peer("a")
+        await room.attach(ana, "Ana", 1)
+        ana.got.clear()
+        seq = room.seq
+        room.submit(ana, Chat(id=2, text="first"))
+        assert [line["text"] for line in room.model.chat] == ["first"]  # folded already
+        room.submit(ana, Chat(id=3, text="second"))  # the room is busy: this one waits
+        assert [line["text"] for line in room.model.chat] == ["first"]
+        assert ana.got == []  # nothing told before the save is durable
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if sum(isinstance(m, Ack) for m in ana.got) == 2:
+                break
+        lines = [m.line["text"] for m in ana.got if isinstance(m, ChatLine)]
+        assert lines == ["first", "second"] and room.seq == seq + 2
+        assert [m.re for m in ana.got if isinstance(m, Ack)] == [2, 3]
+        await manager.shutdown()
+        await store.close()
+
+    asyncio.run(go())
+
+
+class _Peer:
+    def __init__(self, player):
+        self.player, self.chat_bucket, self.sent_blobs = player, TokenBucket(9, 9), set()
+        self.got = []
+
+    def send(self, message):
+        self.got.append(message)
+
+
+async def _answer(peer, message_id, timeout=5.0):
+    """The ack or error that answers ``message_id``."""
+    from tertulia.protocol import Ack, Error
+
+    for _ in range(int(timeout / 0.01)):
+        for m in peer.got:
+            if isinstance(m, (Ack, Error)) and m.re == message_id:
+                return m
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no answer to {message_id}")
+
+
+async def _logged(store, code):
+    live = {r.room.code: r for r in await store.load_live_rooms()}[code]
+    return live.last_seq
+
+
+def test_a_bug_in_a_game_is_answered_plainly_and_the_room_goes_back_to_its_log(
+    tmp_path, monkeypatch
+):
+    """Memory never runs ahead of the log: after a game's bug the room is rebuilt from the
+    store, the sender gets "server.error", and the next move is played normally."""
+    import tiny_game
+
+    from tertulia.protocol import Act, Error, StartMatch
+
+    async def go():
+        store = SQLiteStore(tmp_path / "bug.sqlite3")
+        manager = RoomManager(store, games_with_tiny())
+        await manager.start()
+        room = await manager.create(TINY, public=False)
+        ana, bo = _Peer("a"), _Peer("b")
+        await room.attach(ana, "Ana", 1)
+        await room.attach(bo, "Bo", 2)
+        room.submit(ana, StartMatch(id=3))
+        await _answer(ana, 3)
+        turn = views.game_view(room.model, "a")["turn"]
+        mover = ana if turn == "a" else bo
+        real_apply = tiny_game.apply
+
+        def broken(state, seat, action, now):
+            if not isinstance(action, tiny_game.Add):  # replay must still work
+                return real_apply(state, seat, action, now)
+            state.counter = 99  # half-applied damage, then the crash
+            raise ZeroDivisionError("a bug")
+
+        monkeypatch.setattr(tiny_game, "apply", broken)
+        room.submit(mover, Act(id=4, action={"type": "add", "amount": 2}))
+        answer = await _answer(mover, 4)
+        assert isinstance(answer, Error) and answer.code == "server.error"
+        assert room.model.match.counter != 99  # rebuilt: the damage is gone
+        assert room.seq == await _logged(store, room.code)
+        monkeypatch.setattr(tiny_game, "apply", real_apply)
+        room.submit(mover, Act(id=5, action={"type": "add", "amount": 2}))
+        assert not isinstance(await _answer(mover, 5), Error)
+        assert room.model.match.counter == 2 and room.seq == await _logged(store, room.code)
+        await manager.shutdown()
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_a_move_the_store_could_not_save_is_refused_and_forgotten(tmp_path, monkeypatch):
+    """ "Nothing acknowledged is ever lost" has a twin: nothing unsaved is ever shown. A failed
+    save answers "server.store", the room forgets the move (rebuilt from the log) and goes on."""
+    from tertulia.protocol import Chat, ChatLine, Error
+    from tertulia.store import CommitFailed
+
+    async def go():
+        store = SQLiteStore(tmp_path / "fail.sqlite3")
+        manager = RoomManager(store, games_with_tiny())
+        await manager.start()
+        room = await manager.create(TINY, public=False)
+        ana, bo = _Peer("a"), _Peer("b")
+        await room.attach(ana, "Ana", 1)
+        await room.attach(bo, "Bo", 2)
+        real_start_append = store.start_append
+
+        def failing(code, entries):
+            failed = asyncio.get_running_loop().create_future()
+            failed.set_exception(CommitFailed("disk full (simulated)"))
+            return failed
+
+        monkeypatch.setattr(store, "start_append", failing)
+        room.submit(ana, Chat(id=3, text="lost"))
+        answer = await _answer(ana, 3)
+        assert isinstance(answer, Error) and answer.code == "server.store"
+        assert list(room.model.chat) == [] and not any(isinstance(m, ChatLine) for m in bo.got)
+        monkeypatch.setattr(store, "start_append", real_start_append)
+        room.submit(ana, Chat(id=4, text="kept"))
+        assert not isinstance(await _answer(ana, 4), Error)
+        assert [m.line["text"] for m in bo.got if isinstance(m, ChatLine)] == ["kept"]
+        assert room.seq == await _logged(store, room.code)
+        await manager.shutdown()
+        await store.close()
+
+    asyncio.run(go())

@@ -13,9 +13,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, Protocol
+from typing import Any, Protocol
 
 import msgspec
 
@@ -107,6 +107,28 @@ class _Pushes:
     views: dict[str, msgspec.Raw | None] = field(default_factory=dict)
 
 
+@dataclass
+class _Change:
+    """A change folded into memory whose save is under way (or could not start)."""
+
+    record: Record
+    answer: tuple[Peer, int] | None
+    was: Status
+    saving: Awaitable[None] | None = None
+    pushes: _Pushes | None = None
+    trouble: Exception | None = None  # building the pushes failed (our bug)
+    unsaved: Exception | None = None  # memory may be ahead of the log: rebuild
+    unsaved_is_the_store: bool = False
+
+
+@dataclass(frozen=True)
+class _Started:
+    """A client's change started at once (see ``Room.submit``), for the room task to finish."""
+
+    item: _FromPeer
+    change: _Change
+
+
 @dataclass(frozen=True)
 class _ClockRanOut:
     deadline: float
@@ -115,6 +137,10 @@ class _ClockRanOut:
 @dataclass(frozen=True)
 class _GraceOver:
     player: str
+
+
+def _not_saved() -> RuleError:
+    return RuleError("server.store", "Your move could not be saved; try again.")
 
 
 class Room:
@@ -148,6 +174,7 @@ class Room:
         self._timer: asyncio.TimerHandle | None = None
         self._graces: dict[str, asyncio.TimerHandle] = {}
         self._task: asyncio.Task | None = None
+        self._working = False  # the task is handling an item (the room is not idle)
 
     @property
     def code(self) -> str:
@@ -182,8 +209,18 @@ class Room:
     # ------------------------------------------------------------------ the inbox
 
     def submit(self, peer: Peer, message: ClientMessage) -> None:
-        """Queue a message from ``peer``; a full inbox answers "busy" at once."""
-        self._put(_FromPeer(peer, message, time.perf_counter()), peer, message.id)
+        """Handle a message from ``peer``: at once if the room has nothing else to do,
+        otherwise behind what is queued (a full inbox answers "busy" at once)."""
+        item = _FromPeer(peer, message, time.perf_counter())
+        if self._task is None or self._working or not self._inbox.empty() or self.closed:
+            self._put(item, peer, message.id)
+            return
+        # Idle: check, fold and start saving now, rather than a turn of the event loop later
+        # (under load that turn waited behind every other room's work); the room's task
+        # finishes it — waits for the disk, then tells everyone — like any other item.
+        started = self._start(item)
+        if started is not None:
+            self._inbox.put_nowait(started)
 
     async def attach(self, peer: Peer, nickname: str, msg_id: int) -> None:
         """Seat ``peer`` (join, or resume the seat its player has). Raises ``RuleError``."""
@@ -218,18 +255,27 @@ class Room:
     async def _run(self) -> None:
         while True:
             item = await self._inbox.get()
+            self._working = True
             try:
                 await self._handle(item)
             except Exception:  # our bug: log it, answer plainly, keep the room alive
                 log.exception("room %s failed on %s", self.code, type(item).__name__)
+                if isinstance(item, _Started):
+                    item = item.item
                 if isinstance(item, _FromPeer):
                     item.peer.send(Error(item.message.id, "server.error", "Something went wrong."))
                 elif isinstance(item, _Attach) and not item.done.done():
                     item.done.set_exception(RuleError("server.error", "Something went wrong."))
+            finally:
+                self._working = False
 
     async def _handle(self, item: Any) -> None:
-        if isinstance(item, _FromPeer):
-            await self._from_peer(item)
+        if isinstance(item, _Started):
+            await self._finish_started(item)
+        elif isinstance(item, _FromPeer):
+            started = self._start(item)
+            if started is not None:
+                await self._finish_started(started)
         elif isinstance(item, _Attach):
             await self._attach(item)
         elif isinstance(item, _Detach):
@@ -284,30 +330,48 @@ class Room:
         peer.send(Ack(item.msg_id, {"room": self.code}))
         item.done.set_result(None)
 
-    async def _from_peer(self, item: _FromPeer) -> None:
+    def _start(self, item: _FromPeer) -> _Started | None:
+        """Everything about a client's message that needs no waiting: a refusal or a check
+        is answered here (None); a change is folded and its save started."""
         peer, message = item.peer, item.message
-        refused: str | None = None
         try:
             if isinstance(message, Check):
                 check_move(self.model, peer.player, message.action, self.clock())
                 peer.send(Ack(message.id))
-            else:
-                if isinstance(message, Chat) and not peer.chat_bucket.take():
-                    raise RuleError("chat.too_fast", "Slow down a little.")
-                record = record_for(message, peer.player, self.clock())
-                await self._commit(record, answer=(peer, message.id))
+                self._observe(item, None)
+                return None
+            if isinstance(message, Chat) and not peer.chat_bucket.take():
+                raise RuleError("chat.too_fast", "Slow down a little.")
+            record = record_for(message, peer.player, self.clock())
+            return _Started(item, self._begin(record, answer=(peer, message.id)))
+        except RuleError as error:
+            peer.send(Error(message.id, error.code, error.message, error.params))
+            self._observe(item, error.code)
+            return None
+
+    async def _finish_started(self, started: _Started) -> None:
+        peer, message = started.item.peer, started.item.message
+        refused: str | None = None
+        try:
+            await self._finish(started.change)
         except RuleError as error:
             refused = error.code
             peer.send(Error(message.id, error.code, error.message, error.params))
+        self._observe(started.item, refused)
+
+    def _observe(self, item: _FromPeer, refused: str | None) -> None:
         if self.config.observe is not None:
-            kind = type(message).__struct_config__.tag
+            kind = type(item.message).__struct_config__.tag
             self.config.observe(str(kind), time.perf_counter() - item.received, refused)
 
     async def _commit(self, record: Record, answer: tuple[Peer, int] | None = None) -> None:
-        """Fold, persist, then tell: the one path every change takes.
+        """Fold, persist, then tell: the one path every change takes."""
+        await self._finish(self._begin(record, answer))
 
-        The pushes are built while the disk writes (the fsync is most of an action's wait),
-        and nobody is sent anything until the write is durable."""
+    def _begin(self, record: Record, answer: tuple[Peer, int] | None) -> _Change:
+        """Fold the record and start saving it; build the pushes while the disk writes (the
+        fsync is most of an action's wait). Nobody is told anything here. Raises
+        ``RuleError`` for a refusal, which changed nothing."""
         if self.broken:
             raise RuleError("server.store", "This room can't save anything right now.")
         was = self.model.status
@@ -315,36 +379,49 @@ class Room:
             events = fold(self.model, record)  # a RuleError here changed nothing
         except RuleError:
             raise
-        except Exception:  # our bug, maybe half-applied: back to what the log says
+        except Exception as bug:  # our bug, maybe half-applied: back to what the log says
             log.exception("room %s: fold failed; rebuilding from the store", self.code)
-            await self._rebuild()
-            raise
+            return _Change(record, answer, was, unsaved=bug)
         entry = LogEntry(self.seq + 1, record.at, record_encoder.encode(record))
         try:
             saving = self.store.start_append(self.code, entry)
-        except Exception:
-            await self._save_failed()
+        except Exception as failure:
+            log.exception("room %s: append failed; rebuilding from the store", self.code)
+            return _Change(record, answer, was, unsaved=failure, unsaved_is_the_store=True)
+        change = _Change(record, answer, was, saving=saving)
         try:
-            pushes = self._prepare(record, events)
-        finally:  # even if building the pushes failed (our bug), the move is being saved
-            try:
-                await saving
-            except Exception:
-                await self._save_failed()
-            self.seq += 1
-            self.version += 1
+            change.pushes = self._prepare(record, events)
+        except Exception as bug:  # raised once the save is settled: memory must match the log
+            change.trouble = bug
+        return change
+
+    async def _finish(self, change: _Change) -> None:
+        """Wait until the change is durable, then tell everyone; or rebuild if it is not."""
+        if change.unsaved is not None:
+            await self._rebuild()
+            if change.unsaved_is_the_store:
+                raise _not_saved() from None
+            raise change.unsaved
+        assert change.saving is not None
+        try:
+            await change.saving
+        except Exception:
+            log.exception("room %s: append failed; rebuilding from the store", self.code)
+            await self._rebuild()
+            raise _not_saved() from None
+        self.seq += 1
+        self.version += 1
+        if change.trouble is not None:
+            raise change.trouble
+        assert change.pushes is not None
+        record = change.record
         if isinstance(record, MatchStarted):
             for peer in self.peers:  # a new match's blobs may reuse the last match's keys
                 peer.sent_blobs.clear()
-        self._broadcast(record, pushes)
-        if answer is not None:
-            answer[0].send(Ack(answer[1]))
-        self._after_change(record, was)
-
-    async def _save_failed(self) -> NoReturn:
-        log.exception("room %s: append failed; rebuilding from the store", self.code)
-        await self._rebuild()
-        raise RuleError("server.store", "Your move could not be saved; try again.") from None
+        self._broadcast(record, change.pushes)
+        if change.answer is not None:
+            change.answer[0].send(Ack(change.answer[1]))
+        self._after_change(record, change.was)
 
     def _prepare(self, record: Record, events: list[Event]) -> _Pushes:
         """What each connection will be told of this change, encoded as far as it can be
