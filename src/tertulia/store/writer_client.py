@@ -21,7 +21,7 @@ from typing import Any
 
 from .base import StoreStats
 from .errors import CommitFailed, StoreClosed
-from .writer import error_from_wire, frame, frames
+from .writer import READ_SIZE, error_from_wire, frame, frames
 
 log = logging.getLogger("tertulia.store")
 
@@ -150,7 +150,7 @@ class WriterProcess:
 
     def _readable(self) -> None:
         try:
-            data = self._sock.recv(1 << 20)
+            data = self._sock.recv(READ_SIZE)
         except BlockingIOError:
             return
         except OSError:
