@@ -7,10 +7,11 @@ protocol, so the same load generator drives both. The push body is a template: b
 push captured from a real Tertulia room (`--template FILE`, written by `load.py`), so both
 servers send pushes of the same size and content (which matters for permessage-deflate).
 
-Fan-out uses the same shape as ours (a bounded outbox and one writer task per connection)
-and it runs on uvicorn with the same options as `tertulia serve`. What it leaves out is
-exactly what we measure: validation, the room's single writer, the fold, the durable append,
-per-seat views and per-seat encoding.
+Fan-out is ours: the same `tertulia.server.outlet.Outlet` per connection (a push is written
+at once, a slow client queues alone), imported rather than copied so that the two cannot
+drift apart, and it runs on uvicorn with the same options as `tertulia serve`. What it leaves
+out is exactly what we measure: validation, the room's single writer, the fold, the durable
+append, per-seat views and per-seat encoding.
 
     .venv/bin/python benchmarks/bare_server.py --port 8100 [--template push.json]
 """
@@ -18,8 +19,6 @@ per-seat views and per-seat encoding.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-OUTBOX_SIZE = 512
+from tertulia.server.outlet import Outlet
 
 
 class Head(msgspec.Struct):
@@ -54,16 +53,14 @@ SYNTHETIC = {
 
 
 class Conn:
-    __slots__ = ("outbox", "room")
+    __slots__ = ("outlet", "room")
 
-    def __init__(self) -> None:
-        self.outbox: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTBOX_SIZE)
+    def __init__(self, outlet: Outlet) -> None:
+        self.outlet = outlet
         self.room: Room | None = None
 
     def send(self, data: bytes) -> None:
-        # A client this far behind would be dropped; the benchmark never gets here.
-        with contextlib.suppress(asyncio.QueueFull):
-            self.outbox.put_nowait(data)
+        self.outlet.put(data)
 
 
 class Room:
@@ -82,14 +79,6 @@ def create_app(template: dict[str, Any]) -> Starlette:
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok", "rooms": len(rooms), "connections": len(conns)})
-
-    async def writer(websocket: WebSocket, conn: Conn) -> None:
-        try:
-            while True:
-                data = await conn.outbox.get()
-                await websocket.send_text(data.decode())
-        except Exception:
-            return
 
     def handle(conn: Conn, frame: str | bytes) -> None:
         try:
@@ -114,9 +103,8 @@ def create_app(template: dict[str, Any]) -> Starlette:
 
     async def websocket(websocket: WebSocket) -> None:
         await websocket.accept()
-        conn = Conn()
+        conn = Conn(Outlet(websocket.send_text, lambda code: websocket.close(code=code)))
         conns.add(conn)
-        task = asyncio.get_running_loop().create_task(writer(websocket, conn))
         try:
             while True:
                 message = await websocket.receive()
@@ -126,7 +114,6 @@ def create_app(template: dict[str, Any]) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
-            task.cancel()
             conns.discard(conn)
             if conn.room is not None:
                 conn.room.conns.discard(conn)

@@ -493,7 +493,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         if template is not None:
             command += ["--template", str(template)]
     env = dict(os.environ)
-    if kind == "tertulia" and args.source is not None:
+    if args.source is not None:  # the bare server imports our Outlet, of the same revision
         env["PYTHONPATH"] = str(args.source)  # a snapshot of src/ (see --rev)
     log_file = open(workdir / f"{kind}.log", "wb")  # noqa: SIM115 - closed below
     server = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT, env=env)
