@@ -313,17 +313,22 @@ def test_a_move_the_store_could_not_save_is_refused_and_forgotten(tmp_path, monk
         await room.attach(bo, "Bo", 2)
         real_start_append = store.start_append
 
-        def failing(code, entries):
+        def failing(code, entries, on_durable=None):
+            error = CommitFailed("disk full (simulated)")
             failed = asyncio.get_running_loop().create_future()
-            failed.set_exception(CommitFailed("disk full (simulated)"))
+            asyncio.get_running_loop().call_soon(on_durable, error)  # as the real store does
+            failed.set_exception(error)
             return failed
+
+        def without_callback(code, entries, on_durable=None):
+            return real_start_append(code, entries)  # a store need not call back
 
         monkeypatch.setattr(store, "start_append", failing)
         room.submit(ana, Chat(id=3, text="lost"))
         answer = await _answer(ana, 3)
         assert isinstance(answer, Error) and answer.code == "server.store"
         assert list(room.model.chat) == [] and not any(isinstance(m, ChatLine) for m in bo.got)
-        monkeypatch.setattr(store, "start_append", real_start_append)
+        monkeypatch.setattr(store, "start_append", without_callback)
         room.submit(ana, Chat(id=4, text="kept"))
         assert not isinstance(await _answer(ana, 4), Error)
         assert [m.line["text"] for m in bo.got if isinstance(m, ChatLine)] == ["kept"]

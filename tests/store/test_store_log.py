@@ -223,3 +223,21 @@ def test_start_append_is_on_its_way_before_the_caller_awaits(tmp_path: Path) -> 
                 await store.start_append("ABCD", entry(2))
 
     run(body)
+
+
+def test_on_durable_hears_the_outcome_before_the_waiters_wake(tmp_path: Path) -> None:
+    """A room tells its players from this callback, without waiting for its task to wake."""
+
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("ABCD", "pitacor", public=True)
+            heard: list[object] = []
+            await store.start_append("ABCD", entry(1), on_durable=heard.append)
+            heard.append("waiter woke")
+            assert heard == [None, "waiter woke"]
+            heard.clear()
+            with pytest.raises(SeqError):
+                await store.start_append("ABCD", entry(1), on_durable=heard.append)
+            assert len(heard) == 1 and isinstance(heard[0], SeqError)
+
+    run(body)

@@ -119,6 +119,7 @@ class _Change:
     trouble: Exception | None = None  # building the pushes failed (our bug)
     unsaved: Exception | None = None  # memory may be ahead of the log: rebuild
     unsaved_is_the_store: bool = False
+    told: bool = False  # durable, counted and pushed to everyone
 
 
 @dataclass(frozen=True)
@@ -383,12 +384,14 @@ class Room:
             log.exception("room %s: fold failed; rebuilding from the store", self.code)
             return _Change(record, answer, was, unsaved=bug)
         entry = LogEntry(self.seq + 1, record.at, record_encoder.encode(record))
+        change = _Change(record, answer, was)
         try:
-            saving = self.store.start_append(self.code, entry)
+            change.saving = self.store.start_append(
+                self.code, entry, on_durable=lambda error: self._durable(change, error)
+            )
         except Exception as failure:
             log.exception("room %s: append failed; rebuilding from the store", self.code)
             return _Change(record, answer, was, unsaved=failure, unsaved_is_the_store=True)
-        change = _Change(record, answer, was, saving=saving)
         try:
             change.pushes = self._prepare(record, events)
         except Exception as bug:  # raised once the save is settled: memory must match the log
@@ -409,19 +412,37 @@ class Room:
             log.exception("room %s: append failed; rebuilding from the store", self.code)
             await self._rebuild()
             raise _not_saved() from None
-        self.seq += 1
-        self.version += 1
+        if not change.told:  # the store did not call back (it need not)
+            self._tell(change)
         if change.trouble is not None:
             raise change.trouble
+
+    def _durable(self, change: _Change, error: BaseException | None) -> None:
+        """Called by the store the moment the change is durable, before this task could wake
+        (under load that wake-up waited behind every other room's work): tell everyone now.
+        A failure is left to ``_finish``, which rebuilds."""
+        if error is None and not change.told:
+            self._tell(change)
+
+    def _tell(self, change: _Change) -> None:
+        """The change is durable: count it, then push it to everyone and answer the sender."""
+        change.told = True
+        self.seq += 1
+        self.version += 1
+        if change.trouble is not None:  # building the pushes failed; _finish raises it
+            return
         assert change.pushes is not None
         record = change.record
-        if isinstance(record, MatchStarted):
-            for peer in self.peers:  # a new match's blobs may reuse the last match's keys
-                peer.sent_blobs.clear()
-        self._broadcast(record, change.pushes)
-        if change.answer is not None:
-            change.answer[0].send(Ack(change.answer[1]))
-        self._after_change(record, change.was)
+        try:
+            if isinstance(record, MatchStarted):
+                for peer in self.peers:  # a new match's blobs may reuse the last match's keys
+                    peer.sent_blobs.clear()
+            self._broadcast(record, change.pushes)
+            if change.answer is not None:
+                change.answer[0].send(Ack(change.answer[1]))
+            self._after_change(record, change.was)
+        except Exception as bug:  # ours; raised by _finish in the room's task
+            change.trouble = bug
 
     def _prepare(self, record: Record, events: list[Event]) -> _Pushes:
         """What each connection will be told of this change, encoded as far as it can be

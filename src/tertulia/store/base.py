@@ -12,7 +12,7 @@ The promise every back-end keeps: when an awaited write returns, it is durable.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -109,9 +109,18 @@ class Store(Protocol):
         """Append one or several entries; their seqs must continue the log by +1."""
         ...
 
-    def start_append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> Awaitable[None]:
+    def start_append(
+        self,
+        code: str,
+        entries: LogEntry | Sequence[LogEntry],
+        on_durable: Callable[[BaseException | None], None] | None = None,
+    ) -> Awaitable[None]:
         """``append``, already on its way when this returns: await the result to know it is
-        durable. Lets a caller do other work (never telling anyone) while the disk writes."""
+        durable. Lets a caller do other work (never telling anyone) while the disk writes.
+
+        ``on_durable``, if given, may be called on the event loop with the outcome (None:
+        durable) as soon as it is known, before the awaitable's waiters wake; a store need
+        not call it, and a caller must not rely on it."""
         ...
 
     async def save_snapshot(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -84,8 +84,14 @@ class SQLiteStore:
         """
         await self.start_append(code, entries)
 
-    def start_append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> Awaitable[None]:
-        """Queue the append now (bad arguments raise here); the future settles after COMMIT."""
+    def start_append(
+        self,
+        code: str,
+        entries: LogEntry | Sequence[LogEntry],
+        on_durable: Callable[[BaseException | None], None] | None = None,
+    ) -> Awaitable[None]:
+        """Queue the append now (bad arguments raise here); the future settles after COMMIT,
+        and ``on_durable`` is called with the outcome just before."""
         batch = [entries] if isinstance(entries, LogEntry) else list(entries)
         batch = [_checked_entry(entry) for entry in batch]
         if not batch:
@@ -93,7 +99,7 @@ class SQLiteStore:
             done.set_result(None)
             return done
         rows = [[entry.seq, entry.at, entry.payload] for entry in batch]
-        return self._writer.submit("append", [code, rows], weight=len(batch))
+        return self._writer.submit("append", [code, rows], weight=len(batch), on_done=on_durable)
 
     async def save_snapshot(
         self, code: str, seq: int, payload: bytes, *, at: float | None = None

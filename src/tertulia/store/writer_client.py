@@ -16,6 +16,7 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ class WriterProcess:
         self._sock = ours
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ids = itertools.count(1)
-        self._pending: dict[int, tuple[asyncio.Future[None], int]] = {}
+        self._pending: dict[int, tuple[asyncio.Future[None], int, _OnDone | None]] = {}
         self._out = bytearray()
         self._in = bytearray()
         self._closing = False
@@ -72,8 +73,17 @@ class WriterProcess:
 
     # -- requests -----------------------------------------------------------------------
 
-    def submit(self, op: str, args: list[Any], *, weight: int = 0) -> asyncio.Future[None]:
-        """Send ``op`` now; the future settles after the COMMIT that holds it."""
+    def submit(
+        self,
+        op: str,
+        args: list[Any],
+        *,
+        weight: int = 0,
+        on_done: Callable[[BaseException | None], None] | None = None,
+    ) -> asyncio.Future[None]:
+        """Send ``op`` now; the future settles after the COMMIT that holds it. ``on_done``
+        is called with the outcome first, synchronously: a future's waiters only wake on a
+        later turn of the loop, which under load comes late."""
         if self._closing:
             raise StoreClosed("the store is closed")
         loop = asyncio.get_running_loop()
@@ -83,7 +93,7 @@ class WriterProcess:
             future.set_exception(_writer_gone())
             return future
         request_id = next(self._ids)
-        self._pending[request_id] = (future, weight)
+        self._pending[request_id] = (future, weight, on_done)
         self._send(frame([request_id, op, args]))
         return future
 
@@ -159,19 +169,14 @@ class WriterProcess:
             self._lost()
             return
         self._in += data
-        for request_id, error, commits, failed_batches in frames(self._in):
+        for request_id, wire_error, commits, failed_batches in frames(self._in):
             self.stats.commits, self.stats.failed_batches = commits, failed_batches
-            future, weight = self._pending.pop(request_id)
+            future, weight, on_done = self._pending.pop(request_id)
+            error = error_from_wire(wire_error) if wire_error is not None else None
             if error is None:
                 self.stats.requests += 1
                 self.stats.entries += weight
-            # A caller that was cancelled no longer listens; the write happened regardless.
-            if future.done():
-                continue
-            if error is None:
-                future.set_result(None)
-            else:
-                future.set_exception(error_from_wire(error))
+            _settle(future, on_done, error)
 
     def _lost(self) -> None:
         """The process is gone: nothing more will be answered."""
@@ -185,10 +190,27 @@ class WriterProcess:
         self._loop.remove_writer(self._sock.fileno())
         self._sock.close()
         pending, self._pending = self._pending, {}
-        for future, _ in pending.values():
-            if not future.done():
-                future.set_exception(_writer_gone())
+        for future, _, on_done in pending.values():
+            _settle(future, on_done, _writer_gone())
         self._ended.set()
+
+
+_OnDone = Callable[[BaseException | None], None]
+
+
+def _settle(future: asyncio.Future[None], on_done: _OnDone | None, error: BaseException | None):
+    if on_done is not None:
+        try:
+            on_done(error)
+        except Exception:  # the caller's bug must not stop the answers to everyone else
+            log.exception("a store caller's on_done failed")
+    # A caller that was cancelled no longer listens; the write happened regardless.
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
 
 
 def _writer_gone() -> CommitFailed:
