@@ -150,25 +150,27 @@ def test_someone_who_joins_during_the_podium_waits_as_a_spectator_and_may_leave(
     assert not room.seat("d").spectator  # promoted for the rematch
 
 
+class _Peer:
+    """A connection as a room sees it: it keeps what it is sent."""
+
+    def __init__(self, player):
+        self.player, self.chat_bucket, self.sent_blobs = player, TokenBucket(9, 9), set()
+        self.got = []
+
+    def send(self, message):
+        self.got.append(message)
+
+
 def test_a_room_whose_saves_and_rebuild_fail_refuses_every_change(tmp_path):
     """Memory must never run ahead of the log: with the store gone, nothing is accepted."""
     from tertulia.protocol import Chat, ChatLine, Error
-    from tertulia.rooms.limits import TokenBucket
-
-    class Peer:
-        def __init__(self, player):
-            self.player, self.chat_bucket, self.sent_blobs = player, TokenBucket(9, 9), set()
-            self.got = []
-
-        def send(self, message):
-            self.got.append(message)
 
     async def go():
         store = SQLiteStore(tmp_path / "gone.sqlite3")
         manager = RoomManager(store, games_with_tiny())
         await manager.start()
         room = await manager.create(TINY, public=False)
-        ana = Peer("a")
+        ana = _Peer("a")
         await room.attach(ana, "Ana", 1)
         await store.close()  # the disk goes away
         for message_id in (2, 3):
@@ -178,7 +180,7 @@ def test_a_room_whose_saves_and_rebuild_fail_refuses_every_change(tmp_path):
         assert [e.code for e in errors] == ["server.store", "server.store"]
         assert room.broken and not any(isinstance(m, ChatLine) for m in ana.got)
         with pytest.raises(RuleError) as refused:  # nobody gets to see the unsaved state
-            await room.attach(Peer("b"), "Bo", 4)
+            await room.attach(_Peer("b"), "Bo", 4)
         assert refused.value.code == "server.store"
         await manager.shutdown()
 
@@ -191,20 +193,12 @@ def test_an_idle_room_starts_a_change_at_once_but_tells_nobody_before_it_is_save
     of it until the store says it is durable; a busy room queues the next one behind it."""
     from tertulia.protocol import Ack, Chat, ChatLine
 
-    class Peer:
-        def __init__(self, player):
-            self.player, self.chat_bucket, self.sent_blobs = player, TokenBucket(9, 9), set()
-            self.got = []
-
-        def send(self, message):
-            self.got.append(message)
-
     async def go():
         store = SQLiteStore(tmp_path / "eager.sqlite3")
         manager = RoomManager(store, games_with_tiny())
         await manager.start()
         room = await manager.create(TINY, public=False)
-        ana = Peer("a")
+        ana = _Peer("a")
         await room.attach(ana, "Ana", 1)
         ana.got.clear()
         seq = room.seq
@@ -226,15 +220,6 @@ def test_an_idle_room_starts_a_change_at_once_but_tells_nobody_before_it_is_save
     asyncio.run(go())
 
 
-class _Peer:
-    def __init__(self, player):
-        self.player, self.chat_bucket, self.sent_blobs = player, TokenBucket(9, 9), set()
-        self.got = []
-
-    def send(self, message):
-        self.got.append(message)
-
-
 async def _answer(peer, message_id, timeout=5.0):
     """The ack or error that answers ``message_id``."""
     from tertulia.protocol import Ack, Error
@@ -245,6 +230,18 @@ async def _answer(peer, message_id, timeout=5.0):
                 return m
         await asyncio.sleep(0.01)
     raise AssertionError(f"no answer to {message_id}")
+
+
+async def _tiny_room_of_two(db):
+    """A started store and manager, and a tiny-game room where Ana and Bo sit."""
+    store = SQLiteStore(db)
+    manager = RoomManager(store, games_with_tiny())
+    await manager.start()
+    room = await manager.create(TINY, public=False)
+    ana, bo = _Peer("a"), _Peer("b")
+    await room.attach(ana, "Ana", 1)
+    await room.attach(bo, "Bo", 2)
+    return store, manager, room, ana, bo
 
 
 async def _logged(store, code):
@@ -262,13 +259,7 @@ def test_a_bug_in_a_game_is_answered_plainly_and_the_room_goes_back_to_its_log(
     from tertulia.protocol import Act, Error, StartMatch
 
     async def go():
-        store = SQLiteStore(tmp_path / "bug.sqlite3")
-        manager = RoomManager(store, games_with_tiny())
-        await manager.start()
-        room = await manager.create(TINY, public=False)
-        ana, bo = _Peer("a"), _Peer("b")
-        await room.attach(ana, "Ana", 1)
-        await room.attach(bo, "Bo", 2)
+        store, manager, room, ana, bo = await _tiny_room_of_two(tmp_path / "bug.sqlite3")
         room.submit(ana, StartMatch(id=3))
         await _answer(ana, 3)
         turn = views.game_view(room.model, "a")["turn"]
@@ -304,13 +295,7 @@ def test_a_move_the_store_could_not_save_is_refused_and_forgotten(tmp_path, monk
     from tertulia.store import CommitFailed
 
     async def go():
-        store = SQLiteStore(tmp_path / "fail.sqlite3")
-        manager = RoomManager(store, games_with_tiny())
-        await manager.start()
-        room = await manager.create(TINY, public=False)
-        ana, bo = _Peer("a"), _Peer("b")
-        await room.attach(ana, "Ana", 1)
-        await room.attach(bo, "Bo", 2)
+        store, manager, room, ana, bo = await _tiny_room_of_two(tmp_path / "fail.sqlite3")
         real_start_append = store.start_append
 
         def failing(code, entries, on_durable=None):
