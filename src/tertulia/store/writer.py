@@ -26,6 +26,7 @@ timeout in seconds and the file descriptor of its end of a socket pair (``main``
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import socket
@@ -241,31 +242,24 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 def serve(conn: sqlite3.Connection, sock: socket.socket) -> None:
     """Answer requests until the other end closes the socket (then every request it sent
-    has been answered or was never complete)."""
+    has been answered or was never complete), or goes away (the server was killed: what
+    was committed stays committed, and nobody is left to tell)."""
     counters = Counters()
     buffer = bytearray()
-    while True:
-        data = sock.recv(READ_SIZE)
-        if not data:
-            return
-        buffer += data
-        pending = list(frames(buffer))
-        while pending:
-            batch, pending = pending[:MAX_BATCH], pending[MAX_BATCH:]
-            outcomes = commit_batch(conn, batch, counters)
-            sock.sendall(
-                b"".join(
-                    frame(
-                        [
-                            request[0],
-                            error_to_wire(error) if error is not None else None,
-                            counters.commits,
-                            counters.failed_batches,
-                        ]
-                    )
-                    for request, error in zip(batch, outcomes, strict=True)
-                )
-            )
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        while data := sock.recv(READ_SIZE):
+            buffer += data
+            pending = list(frames(buffer))
+            while pending:
+                batch, pending = pending[:MAX_BATCH], pending[MAX_BATCH:]
+                outcomes = commit_batch(conn, batch, counters)
+                answers = zip(batch, outcomes, strict=True)
+                sock.sendall(b"".join(_answer(r, e, counters) for r, e in answers))
+
+
+def _answer(request: list[Any], error: BaseException | None, counters: Counters) -> bytes:
+    wire_error = error_to_wire(error) if error is not None else None
+    return frame([request[0], wire_error, counters.commits, counters.failed_batches])
 
 
 def main(argv: list[str]) -> int:
