@@ -322,3 +322,34 @@ def test_a_move_the_store_could_not_save_is_refused_and_forgotten(tmp_path, monk
         await store.close()
 
     asyncio.run(go())
+
+
+def test_a_room_caps_the_tabs_of_one_player_and_its_connections(tmp_path):
+    """Every connection gets every push: one browser must not multiply a room's work by
+    opening it in a hundred tabs, and a room takes a bounded number of connections."""
+    from tertulia.rooms.room import RoomConfig
+
+    async def go():
+        store = SQLiteStore(tmp_path / "caps.sqlite3")
+        config = ManagerConfig(room=RoomConfig(max_tabs_per_player=2, max_connections=3))
+        manager = RoomManager(store, games_with_tiny(), config)
+        await manager.start()
+        room = await manager.create(TINY, public=False)
+        first, second, third = _Peer("a"), _Peer("a"), _Peer("a")
+        await room.attach(first, "Ana", 1)
+        await room.attach(second, "Ana", 2)  # the same seat in a second tab
+        with pytest.raises(RuleError) as refused:
+            await room.attach(third, "Ana", 3)
+        assert refused.value.code == "room.too_many_tabs" and refused.value.params == {"max": 2}
+        await room.attach(_Peer("b"), "Bo", 4)
+        with pytest.raises(RuleError) as refused:
+            await room.attach(_Peer("c"), "Cy", 5)
+        assert refused.value.code == "room.crowded"
+        assert room.model.seat("c") is None  # refused before anything was recorded
+        room.detach(first)
+        await room.attach(_Peer("c"), "Cy", 6)  # a place came free
+        assert room.model.seat("c") is not None
+        await manager.shutdown()
+        await store.close()
+
+    asyncio.run(go())

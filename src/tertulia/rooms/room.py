@@ -72,6 +72,10 @@ class Peer(Protocol):
 @dataclass(frozen=True)
 class RoomConfig:
     drop_grace_seconds: float = 5.0  # a closed connection counts as a drop after this
+    # Every connection in a room gets every push: without caps, one browser opening the room
+    # in a hundred tabs would multiply the room's work a hundredfold.
+    max_tabs_per_player: int = 4
+    max_connections: int = 64
     # Told of every message handled: its type, seconds from arrival until every seat's
     # update was queued, and the refusal code if it was refused (metrics live elsewhere).
     observe: Callable[[str, float, str | None], None] | None = None
@@ -307,6 +311,10 @@ class Room:
             item.done.set_exception(RuleError("server.store", "This room can't be opened now."))
             return
         if peer not in self.peers:
+            refusal = self._refusal_for(peer)
+            if refusal is not None:
+                item.done.set_exception(refusal)
+                return
             peer.sent_blobs.clear()  # blob keys belong to one room and one stay in it
         # In the room before the change is told, so everyone's push counts the newcomer online.
         self.peers.add(peer)
@@ -330,6 +338,23 @@ class Room:
         peer.send(self._update_for(peer, with_chat=True))
         peer.send(Ack(item.msg_id, {"room": self.code}))
         item.done.set_result(None)
+
+    def _refusal_for(self, peer: Peer) -> RuleError | None:
+        """Why a new connection may not come in (the room's caps), or None."""
+        tabs = sum(1 for p in self.peers if p.player == peer.player)
+        if tabs >= self.config.max_tabs_per_player:
+            return RuleError(
+                "room.too_many_tabs",
+                "This room is already open in too many of your tabs; close one first.",
+                max=self.config.max_tabs_per_player,
+            )
+        if len(self.peers) >= self.config.max_connections:
+            return RuleError(
+                "room.crowded",
+                "This room has as many connections as it can take; try again later.",
+                max=self.config.max_connections,
+            )
+        return None
 
     def _start(self, item: _FromPeer) -> _Started | None:
         """Everything about a client's message that needs no waiting: a refusal or a check
