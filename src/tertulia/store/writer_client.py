@@ -27,6 +27,7 @@ from .writer import READ_SIZE, error_from_wire, frame, frames
 log = logging.getLogger("tertulia.store")
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding tertulia/
+_OnDone = Callable[[BaseException | None], None]  # told a request's outcome (None: done)
 
 
 class WriterProcess:
@@ -79,7 +80,7 @@ class WriterProcess:
         args: list[Any],
         *,
         weight: int = 0,
-        on_done: Callable[[BaseException | None], None] | None = None,
+        on_done: _OnDone | None = None,
     ) -> asyncio.Future[None]:
         """Send ``op`` now; the future settles after the COMMIT that holds it. ``on_done``
         is called with the outcome first, synchronously: a future's waiters only wake on a
@@ -193,9 +194,6 @@ class WriterProcess:
         for future, _, on_done in pending.values():
             _settle(future, on_done, _writer_gone())
         self._ended.set()
-
-
-_OnDone = Callable[[BaseException | None], None]
 
 
 def _settle(future: asyncio.Future[None], on_done: _OnDone | None, error: BaseException | None):
