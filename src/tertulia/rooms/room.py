@@ -121,8 +121,8 @@ class _Change:
     saving: Awaitable[None] | None = None
     pushes: _Pushes | None = None
     trouble: Exception | None = None  # building the pushes failed (our bug)
-    unsaved: Exception | None = None  # memory may be ahead of the log: rebuild
-    unsaved_is_the_store: bool = False
+    # Memory may be ahead of the log: rebuild, then raise this (the bug, or "not saved").
+    unsaved: Exception | None = None
     told: bool = False  # durable, counted and pushed to everyone
 
 
@@ -414,9 +414,9 @@ class Room:
             change.saving = self.store.start_append(
                 self.code, entry, on_durable=lambda error: self._durable(change, error)
             )
-        except Exception as failure:
+        except Exception:
             log.exception("room %s: append failed; rebuilding from the store", self.code)
-            return _Change(record, answer, was, unsaved=failure, unsaved_is_the_store=True)
+            return _Change(record, answer, was, unsaved=_not_saved())
         try:
             change.pushes = self._prepare(record, events)
         except Exception as bug:  # raised once the save is settled: memory must match the log
@@ -427,8 +427,6 @@ class Room:
         """Wait until the change is durable, then tell everyone; or rebuild if it is not."""
         if change.unsaved is not None:
             await self._rebuild()
-            if change.unsaved_is_the_store:
-                raise _not_saved() from None
             raise change.unsaved
         assert change.saving is not None
         try:
