@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tertulia.games.base import Rng, RuleError, clone, rank, settings_schema
+from tertulia.games import GAMES
+from tertulia.games.base import Rng, RuleError, clone, decode_action, rank, settings_schema
 from tertulia.games.pitacor.settings import Settings
 
 
@@ -68,3 +70,38 @@ def test_settings_schema_has_defaults_bounds_labels_and_advanced_part():
     assert goal["x-label"] == "settings.pitacor.goal"
     assert props["guess_mode"]["x-advanced"] is False
     assert set(props) == set(Settings.__struct_fields__)
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_ACTION_KEYS = st.sampled_from(["type", "cell", "index", "text", "seat", "deadline", "x"])
+_ACTION_TYPES = st.sampled_from(
+    ["select_cell", "confirm", "give_clue", "choose_target", "pass_clue", "timeout", "nope", 3]
+)
+
+
+@given(
+    st.sampled_from(sorted(GAMES)),
+    st.dictionaries(_ACTION_KEYS, _JSON_VALUES, max_size=4),
+    _ACTION_TYPES,
+)
+def test_an_action_is_decoded_exactly_as_msgspec_convert_would(game, raw, kind):
+    """The fast path must accept, refuse and word its refusals like ``msgspec.convert``:
+    a player's "action.malformed" message comes from here."""
+    raw = {**raw, "type": kind} if kind != 3 or raw else raw
+    action_type = GAMES[game].Action
+
+    def outcome(decode):
+        try:
+            return "ok", decode(raw)
+        except msgspec.ValidationError as error:
+            return "refused", str(error)
+
+    assert outcome(lambda r: decode_action(action_type, r)) == outcome(
+        lambda r: msgspec.convert(r, action_type)
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -221,6 +222,29 @@ def test_start_append_is_on_its_way_before_the_caller_awaits(tmp_path: Path) -> 
             assert await saving is None
             with pytest.raises(SeqError):  # refused on the writer, reported when awaited
                 await store.start_append("ABCD", entry(2))
+
+    run(body)
+
+
+def test_an_answer_already_arrived_is_settled_on_demand_without_a_turn_of_the_loop(
+    tmp_path: Path,
+) -> None:
+    """A room starting new work first finishes the saves the writer has confirmed, instead of
+    leaving them until the event loop next polls (under load, many frames later)."""
+
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            await store.create_room("ABCD", "pitacor", public=True)
+            heard: list[object] = []
+            store.settle_answered()  # nothing in flight: nothing happens
+            saving = store.start_append("ABCD", entry(1), on_durable=heard.append)
+            deadline = time.monotonic() + 10
+            while not heard and time.monotonic() < deadline:
+                time.sleep(0.01)  # the loop is blocked: only settle_answered can hear it
+                store.settle_answered()
+            assert heard == [None]
+            await saving
+            assert heard == [None]  # told once
 
     run(body)
 

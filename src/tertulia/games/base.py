@@ -28,6 +28,8 @@ and replayed like any move.
 
 from __future__ import annotations
 
+import functools
+import typing
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
@@ -245,6 +247,34 @@ S = TypeVar("S", bound=msgspec.Struct)
 def clone(state: S) -> S:
     """A deep, independent copy of a msgspec state (a msgpack round trip: fast and exact)."""
     return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
+
+
+def decode_action(action_type: Any, raw: Any) -> Any:
+    """``msgspec.convert(raw, action_type)``: the same result and the same errors, without
+    the cost. Given a union (every game's ``Action``), ``convert`` works out the union's
+    type information again on every call (~10 µs, a fifth of a move's fold); converting to
+    the one struct the tag names costs ~0.2 µs. Anything unusual (no tag, an unknown one)
+    takes the slow path, which words the refusal."""
+    if isinstance(raw, dict):
+        try:
+            struct = _structs_by_tag(action_type).get(raw.get("type"))
+        except TypeError:  # an unhashable tag: not ours
+            struct = None
+        if struct is not None:
+            return msgspec.convert(raw, struct)
+    return msgspec.convert(raw, action_type)
+
+
+@functools.cache
+def _structs_by_tag(action_type: Any) -> dict[Any, type[msgspec.Struct]]:
+    members = typing.get_args(action_type)
+    return {
+        m.__struct_config__.tag: m
+        for m in members
+        if isinstance(m, type)
+        and issubclass(m, msgspec.Struct)
+        and m.__struct_config__.tag_field == "type"
+    }
 
 
 def check_and_apply(

@@ -305,7 +305,7 @@ def decode_move(room: RoomModel, seat: str | None, raw: dict[str, Any]) -> base.
     if seat is not None and room.seat(seat) is None:
         raise RuleError(base.NOT_A_PLAYER, "You are not in this room.")
     try:
-        action = msgspec.convert(raw, room.game.Action)
+        action = base.decode_action(room.game.Action, raw)
     except msgspec.ValidationError as error:
         raise RuleError("action.malformed", str(error), detail=str(error)) from None
     if seat is not None and isinstance(action, base.SYSTEM_ACTIONS):

@@ -216,6 +216,10 @@ class Room:
     def submit(self, peer: Peer, message: ClientMessage) -> None:
         """Handle a message from ``peer``: at once if the room has nothing else to do,
         otherwise behind what is queued (a full inbox answers "busy" at once)."""
+        # Older work first: tell every room whose save the writer has already confirmed
+        # before starting something new (under load, those answers otherwise wait until the
+        # loop has handled every frame it read this turn).
+        self.store.settle_answered()
         item = _FromPeer(peer, message, time.perf_counter())
         if self._task is None or self._working or not self._inbox.empty() or self.closed:
             self._put(item, peer, message.id)

@@ -123,6 +123,12 @@ class Store(Protocol):
         not call it, and a caller must not rely on it."""
         ...
 
+    def settle_answered(self) -> None:
+        """Settle now every write whose outcome has already reached this process (calling
+        its ``on_durable``), instead of when the event loop next polls; cheap when there is
+        none. A caller about to start new work calls it to finish older work first."""
+        ...
+
     async def save_snapshot(
         self, code: str, seq: int, payload: bytes, *, at: float | None = None
     ) -> None:

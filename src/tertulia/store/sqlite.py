@@ -101,6 +101,9 @@ class SQLiteStore:
         rows = [[entry.seq, entry.at, entry.payload] for entry in batch]
         return self._writer.submit("append", [code, rows], weight=len(batch), on_done=on_durable)
 
+    def settle_answered(self) -> None:
+        self._writer.settle_answered()
+
     async def save_snapshot(
         self, code: str, seq: int, payload: bytes, *, at: float | None = None
     ) -> None:

@@ -70,6 +70,7 @@ class WriterProcess:
         self._in = bytearray()
         self._closing = False
         self._gone = False  # the process closed its end (exited, or was killed)
+        self._reading = False  # in _readable: frames() is walking self._in
         self._ended: asyncio.Event | None = None
 
     # -- requests -----------------------------------------------------------------------
@@ -159,7 +160,22 @@ class WriterProcess:
             assert self._loop is not None
             self._loop.remove_writer(self._sock.fileno())
 
+    def settle_answered(self) -> None:
+        """Read and settle the answers already in the socket without waiting for the loop
+        to poll it: the loop polls only after handling everything its last poll returned,
+        which under load is many clients' frames (measured: answers waited p50 0.11 ms,
+        p99 1.8 ms). Not from inside an answer's own callback: frames() owns the buffer."""
+        if self._pending and not self._reading and not self._gone:
+            self._readable()
+
     def _readable(self) -> None:
+        self._reading = True
+        try:
+            self._read_answers()
+        finally:
+            self._reading = False
+
+    def _read_answers(self) -> None:
         try:
             data = self._sock.recv(READ_SIZE)
         except BlockingIOError:
