@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -561,7 +562,7 @@ class Room:
 
     def _new_blobs(self, peer: Peer) -> dict[str, Any] | None:
         """The game's blobs this seat may see and this connection does not have yet."""
-        if not hasattr(self.model.game, "blobs"):
+        if not _has_blobs(self.model.game):
             return None
         every = game_blobs(self.model, peer.player)
         fresh = {key: value for key, value in every.items() if key not in peer.sent_blobs}
@@ -618,6 +619,13 @@ class Room:
 
     def _connected(self, player: str) -> bool:
         return any(p.player == player for p in self.peers)
+
+
+@functools.cache
+def _has_blobs(game: Any) -> bool:
+    # Asked once per seat per change; hasattr on a module that lacks the name costs an
+    # exception each time.
+    return hasattr(game, "blobs")
 
 
 _warmed: set[tuple[str, str]] = set()

@@ -7,6 +7,7 @@ exactly one place (``_refuse``), and anything unexpected is logged and answered 
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from typing import Any
@@ -82,7 +83,7 @@ class Session:
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as error:
             self._refuse(_guess_id(frame), RuleError("message.malformed", str(error)))
             return
-        self.metrics.messages.labels(type(message).__struct_config__.tag).inc()
+        self.metrics.count_message(type(message).__struct_config__.tag)
         if not self.requests.take():
             self._refuse(message.id, RuleError("rate.limited", "Too many messages; slow down."))
             return
@@ -144,7 +145,7 @@ class Session:
     def _frame_limit(self) -> int:
         """64 KiB by default; a game may ask for more (drawings) in its rooms."""
         game = self.room.model.game if self.room is not None else None
-        return max(self.max_frame, getattr(game, "MAX_FRAME_BYTES", 0))
+        return max(self.max_frame, _game_frame_limit(game))
 
     def _refuse(self, msg_id: int | None, error: RuleError) -> None:
         self.metrics.errors.labels(error.code).inc()
@@ -164,3 +165,9 @@ def _guess_id(frame: str | bytes) -> int | None:
         return None
     value = raw.get("id") if isinstance(raw, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+@functools.cache
+def _game_frame_limit(game: Any) -> int:
+    # Asked for every frame; getattr on a module that lacks the name raises inside.
+    return getattr(game, "MAX_FRAME_BYTES", 0)
