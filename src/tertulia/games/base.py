@@ -20,6 +20,10 @@ Shape of a game module (see ``games/pitacor`` for the first one)::
     views_for(state, seats) -> {seat: view}  (optional: several views at once, sharing work)
     static_data() -> dict                (optional: public data that never changes, such as
                                           a board's colours, served once at /api/games)
+    views_changed_by(seat, action) -> frozenset[str] | None
+                                         (optional: the only seats whose views this accepted
+                                          action can change, when that is not everyone's;
+                                          None: anyone's. The room then rebuilds only those.)
 
 Seats are the players' public ids (strings). ``seat=None`` in ``apply`` means the room itself:
 timeouts, joins, drops and leaves are ordinary actions sent by the room, so they are logged

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -50,7 +49,7 @@ from .model import (
     fold,
     record_encoder,
 )
-from .views import game_blobs, game_view, game_views, lobby_view
+from .views import game_blobs, game_part, game_view, game_views, lobby_view, views_kept
 
 log = logging.getLogger("tertulia.room")
 
@@ -100,6 +99,15 @@ class _Attach:
 @dataclass(frozen=True)
 class _Detach:
     peer: Peer
+
+
+@dataclass(frozen=True)
+class _LastViews:
+    """Each player's encoded view as the change numbered ``seq`` left them."""
+
+    seq: int
+    model: RoomModel
+    views: dict[str, msgspec.Raw | None]
 
 
 @dataclass(frozen=True)
@@ -181,6 +189,7 @@ class Room:
         self._graces: dict[str, asyncio.TimerHandle] = {}
         self._task: asyncio.Task | None = None
         self._working = False  # the task is handling an item (the room is not idle)
+        self._last_views: _LastViews | None = None
 
     @property
     def code(self) -> str:
@@ -478,16 +487,32 @@ class Room:
         if isinstance(record, Chatted):
             return _Pushes(line=ChatLine(self.model.chat[-1]))
         wire_events = [{"kind": e.kind, **e.data} for e in events]
-        peers = list(self.peers)
-        views = game_views(self.model, [p.player for p in peers])
+        players = list(dict.fromkeys(p.player for p in self.peers))
+        kept = self._views_kept(record)
+        views = game_views(self.model, [p for p in players if p not in kept])
         encoded: dict[int, msgspec.Raw] = {}  # seats that see the same view share its bytes
         for view in views.values():
             if view is not None and id(view) not in encoded:
                 encoded[id(view)] = msgspec.Raw(record_encoder.encode(view))
-        return _Pushes(
-            shared=self._shared(wire_events),
-            views={p: encoded[id(v)] if v is not None else None for p, v in views.items()},
-        )
+        by_player = {p: encoded[id(v)] if v is not None else None for p, v in views.items()}
+        by_player.update((p, kept[p]) for p in players if p in kept)
+        self._last_views = _LastViews(self.seq + 1, self.model, by_player)
+        return _Pushes(shared=self._shared(wire_events), views=by_player)
+
+    def _views_kept(self, record: Record) -> dict[str, msgspec.Raw | None]:
+        """The encoded views of the change just before this one that this one leaves as they
+        were (see ``views_kept``); only if that change was told (its seq is the room's) and
+        the room was not rebuilt since."""
+        last = self._last_views
+        if (
+            last is None
+            or last.seq != self.seq
+            or last.model is not self.model
+            or not isinstance(record, GameMove)
+            or record.seat is None
+        ):
+            return {}
+        return views_kept(self.model, record.seat, record.action, last.views)
 
     def _broadcast(self, record: Record, pushes: _Pushes) -> None:
         if pushes.line is not None:
@@ -562,7 +587,7 @@ class Room:
 
     def _new_blobs(self, peer: Peer) -> dict[str, Any] | None:
         """The game's blobs this seat may see and this connection does not have yet."""
-        if not _has_blobs(self.model.game):
+        if game_part(self.model.game, "blobs") is None:
             return None
         every = game_blobs(self.model, peer.player)
         fresh = {key: value for key, value in every.items() if key not in peer.sent_blobs}
@@ -619,13 +644,6 @@ class Room:
 
     def _connected(self, player: str) -> bool:
         return any(p.player == player for p in self.peers)
-
-
-@functools.cache
-def _has_blobs(game: Any) -> bool:
-    # Asked once per seat per change; hasattr on a module that lacks the name costs an
-    # exception each time.
-    return hasattr(game, "blobs")
 
 
 _warmed: set[tuple[str, str]] = set()

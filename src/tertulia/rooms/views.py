@@ -3,11 +3,15 @@ line of the public room list. Read-only: nothing here changes a room."""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, TypeVar
 
 import msgspec
 
+from ..games.base import decode_action
 from .model import RoomModel
+
+T = TypeVar("T")
 
 
 def lobby_view(room: RoomModel) -> dict[str, Any]:
@@ -45,11 +49,34 @@ def game_views(room: RoomModel, players: list[str]) -> dict[str, dict[str, Any] 
     if room.match is None:
         return dict.fromkeys(players)
     as_seat = {p: _as_seat(room, p) for p in players}
-    many = getattr(room.game, "views_for", None)
+    many = game_part(room.game, "views_for")
     if many is None:
         return {p: room.game.view(room.match, as_seat[p]) for p in players}
     views = many(room.match, sorted(set(as_seat.values()), key=lambda s: s or ""))
     return {p: views[as_seat[p]] for p in players}
+
+
+def views_kept(
+    room: RoomModel, seat: str, action: dict[str, Any], previous: dict[str, T]
+) -> dict[str, T]:
+    """Of ``previous`` (each player's view before ``seat``'s accepted game ``action``), those
+    the action cannot have changed, by the game's own account (``views_changed_by``): a
+    marker selection changes its owner's view only, so the other nine need not be rebuilt.
+    Empty when the game does not say, or says anyone's may change."""
+    changed_by = game_part(room.game, "views_changed_by")
+    if changed_by is None or room.match is None:
+        return {}
+    changed = changed_by(seat, decode_action(room.game.Action, action))
+    if changed is None:
+        return {}
+    return {p: v for p, v in previous.items() if _as_seat(room, p) not in changed}
+
+
+@functools.cache
+def game_part(game: Any, name: str) -> Any:
+    """An optional part of a game module, or None (asked per change: a failed getattr on a
+    module raises inside, which is slow)."""
+    return getattr(game, name, None)
 
 
 def _as_seat(room: RoomModel, player: str | None) -> str | None:
@@ -60,7 +87,7 @@ def _as_seat(room: RoomModel, player: str | None) -> str | None:
 
 def game_blobs(room: RoomModel, player: str | None) -> dict[str, Any]:
     """Large unchanging pieces of the view this seat may see, by key (games may have none)."""
-    blobs = getattr(room.game, "blobs", None)
+    blobs = game_part(room.game, "blobs")
     if room.match is None or blobs is None:
         return {}
     return blobs(room.match, _as_seat(room, player))

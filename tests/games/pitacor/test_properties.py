@@ -5,7 +5,9 @@ Random players do random things, legal or not, in random settings, with the cloc
 - no seat's view ever contains a secret it may not see;
 - a guesser never gains more than the exact-cell value in a round;
 - scores only change at reveals, and always equal the sum of what the rounds awarded;
-- a refused action changes nothing.
+- a refused action changes nothing;
+- an action that names whose views it can change (``views_changed_by``) leaves every other
+  seat's view, and the spectators', exactly as it was (the room re-sends those unbuilt).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from tertulia.games.pitacor.state import (
     Phase,
     SelectCell,
 )
-from tertulia.games.pitacor.views import view
+from tertulia.games.pitacor.views import view, views_changed_by
 
 match_settings = st.fixed_dictionaries(
     {
@@ -125,11 +127,18 @@ def test_random_matches_keep_every_promise(count, seed, options, data):
         before = match.state
         snapshot = base.clone(before)
         scores_before = match.scores()
+        onlookers = [m.id for m in before.members] + ["late1", None]
+        views_before = {who: view(before, who) for who in onlookers}
         try:
             events = match.act(seat, action)
         except RuleError:
             assert match.state == snapshot == before  # refused: nothing changed
             continue
+        changed = views_changed_by(seat, action)
+        if changed is not None:
+            for who in onlookers:
+                if who not in changed:
+                    assert view(match.state, who) == views_before[who], who
         kinds = [e.kind for e in events]
         if any(match.score(who) != points for who, points in scores_before.items()):
             assert "round.revealed" in kinds  # scores only change at reveals

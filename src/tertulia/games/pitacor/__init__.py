@@ -17,7 +17,7 @@ from .rules import (
 from .settings import Settings
 from .state import PitacorAction as Action
 from .state import State
-from .views import static_data, view, views_for
+from .views import static_data, view, views_changed_by, views_for
 
 __all__ = [
     "MAX_PLAYERS",
@@ -33,5 +33,6 @@ __all__ = [
     "start",
     "static_data",
     "view",
+    "views_changed_by",
     "views_for",
 ]

@@ -24,7 +24,8 @@ from .rules import (
     waiting_guessers,
 )
 from .settings import GuessMode, MarkerVisibility
-from .state import CLUE_PHASES, GUESS_PHASES, Member, Phase, Round, State
+from .state import CLUE_PHASES, GUESS_PHASES, Member, Phase, Round, SelectCell, State
+from .state import PitacorAction as Action
 
 _REVEALED = frozenset({Phase.REVEAL, Phase.ENDED})
 
@@ -97,6 +98,18 @@ def _shared(state: State) -> dict[str, Any]:
         "end_reason": state.end_reason or None,
         "ranking": podium(state.outcome),
     }
+
+
+def views_changed_by(seat: str | None, action: Action) -> frozenset[str] | None:
+    """Whose views an accepted ``action`` by ``seat`` can change, if not everyone's.
+
+    Selecting a cell only records the selection, which its owner alone sees ("a selected but
+    unconfirmed cell: its owner only"), and it is the most frequent action of a match: the
+    other seats' views stay exactly as they were, so the room need not rebuild them. Anything
+    else may change what everyone sees."""
+    if isinstance(action, SelectCell) and seat is not None:
+        return frozenset({seat})
+    return None
 
 
 def static_data() -> dict[str, Any]:

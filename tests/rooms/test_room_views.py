@@ -1,0 +1,179 @@
+"""Every push carries the view a fresh build would give, whatever the room skipped building.
+
+A room rebuilds only the views an action can change (a Pitacor marker selection changes its
+owner's view alone; ``views_changed_by``) and re-sends the others' bytes from the change
+before. These properties drive a real Pitacor room on a real store through random marker
+moves, confirmations, chat, second tabs, drops and returns, and saves that fail, and after
+each step compare what every connection holds with a view built from scratch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tertulia.games import GAMES
+from tertulia.protocol import Ack, Act, Chat, Error, RoomUpdate, StartMatch, UpdateSettings
+from tertulia.rooms.limits import TokenBucket
+from tertulia.rooms.manager import RoomManager
+from tertulia.rooms.views import game_view
+from tertulia.store import CommitFailed, SQLiteStore
+
+ROWS = "ABCDEFGHIJKLMNOP"
+
+
+class _Peer:
+    """A connection as a room sees it: it keeps what it is sent."""
+
+    def __init__(self, player: str) -> None:
+        self.player, self.chat_bucket, self.sent_blobs = player, TokenBucket(99, 99), set()
+        self.got: list = []
+
+    def send(self, message) -> None:
+        self.got.append(message)
+
+    def view(self):
+        """The game view of the last push this connection received, as the browser has it."""
+        raw = _last_update(self).view
+        return msgspec.json.decode(raw) if isinstance(raw, msgspec.Raw) else _as_json(raw)
+
+
+def _last_update(peer: _Peer) -> RoomUpdate:
+    return next(m for m in reversed(peer.got) if isinstance(m, RoomUpdate))
+
+
+def _as_json(value):
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+_ids = iter(range(1000, 10**9))
+
+
+async def _ask(room, peer: _Peer, message) -> Ack | Error:
+    room.submit(peer, message)
+    for _ in range(500):
+        for m in peer.got:
+            if isinstance(m, (Ack, Error)) and m.re == message.id:
+                return m
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no answer to {message!r}")
+
+
+async def _pitacor_room(store: SQLiteStore, players: int):
+    manager = RoomManager(store, GAMES)
+    await manager.start()
+    room = await manager.create("pitacor", public=False)
+    peers = [_Peer(f"p{i}") for i in range(players)]
+    for i, peer in enumerate(peers):
+        await room.attach(peer, f"P{i}", next(_ids))
+    host = peers[0]
+    settings = {"guess_seconds": 0, "clue_seconds": 0}
+    assert isinstance(await _ask(room, host, UpdateSettings(next(_ids), settings=settings)), Ack)
+    assert isinstance(await _ask(room, host, StartMatch(next(_ids))), Ack)
+    giver = next(p for p in peers if p.player == room.model.match.round.giver)
+    choose = Act(next(_ids), action={"type": "choose_target", "index": 0})
+    assert isinstance(await _ask(room, giver, choose), Ack)
+    clue = Act(next(_ids), action={"type": "give_clue", "text": "ocean"})
+    assert isinstance(await _ask(room, giver, clue), Ack)
+    return manager, room, peers
+
+
+def _fail_next_save(store: SQLiteStore) -> None:
+    """The next append fails as a full disk would; the one after works again."""
+    real = store.start_append
+
+    def failing(code, entries, on_durable=None):
+        store.start_append = real
+        error = CommitFailed("disk full (simulated)")
+        loop = asyncio.get_running_loop()
+        failed = loop.create_future()
+        failed.set_exception(error)
+        if on_durable is not None:
+            loop.call_soon(on_durable, error)
+        return failed
+
+    store.start_append = failing
+
+
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(["select", "select", "select", "confirm", "chat", "tab", "drop", "fail"]),
+        st.integers(min_value=0, max_value=9),
+        st.sampled_from(ROWS),
+        st.integers(min_value=1, max_value=30),
+    ),
+    min_size=5,
+    max_size=30,
+)
+
+
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(players=st.integers(min_value=3, max_value=6), script=steps)
+def test_every_connection_holds_the_view_a_fresh_build_would_give(
+    tmp_path_factory, players, script
+):
+    """Skipping the views a move cannot change must never leave a seat with a stale one, nor
+    show anyone what is not theirs: after every step, each connection's last view equals its
+    seat's view built from scratch."""
+
+    async def go() -> None:
+        store = SQLiteStore(tmp_path_factory.mktemp("views") / "views.sqlite3")
+        manager, room, peers = await _pitacor_room(store, players)
+        try:
+            for kind, who, row, col in script:
+                peer = peers[who % len(peers)]
+                if kind in ("select", "fail"):
+                    if kind == "fail":
+                        _fail_next_save(store)
+                    action = {"type": "select_cell", "cell": f"{row}{col}"}
+                    await _ask(room, peer, Act(next(_ids), action=action))
+                elif kind == "confirm":
+                    await _ask(room, peer, Act(next(_ids), action={"type": "confirm"}))
+                elif kind == "chat":
+                    await _ask(room, peer, Chat(next(_ids), text="hi"))
+                elif kind == "tab":  # the same player in a second tab
+                    tab = _Peer(peer.player)
+                    await room.attach(tab, "again", next(_ids))
+                    peers.append(tab)
+                elif kind == "drop" and len(peers) > 1:  # one connection goes away
+                    peers.remove(peer)
+                    room.detach(peer)
+                await asyncio.sleep(0)
+                for each in peers:
+                    fresh = _as_json(game_view(room.model, each.player))
+                    assert each.view() == fresh, (kind, each.player)
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(go())
+
+
+def test_a_selection_rebuilds_only_its_owners_view_and_the_others_get_the_same_bytes(tmp_path):
+    """The saving itself: after a marker selection, every other connection is sent the very
+    bytes of its previous view (not rebuilt), and the owner sees the new selection."""
+
+    async def go() -> None:
+        store = SQLiteStore(tmp_path / "same.sqlite3")
+        manager, room, peers = await _pitacor_room(store, 4)
+        try:
+            guesser = next(p for p in peers if p.player != room.model.match.round.giver)
+            before = {p.player: _last_update(p).view for p in peers}
+            action = {"type": "select_cell", "cell": "C7"}
+            assert isinstance(await _ask(room, guesser, Act(next(_ids), action=action)), Ack)
+            for peer in peers:
+                now = _last_update(peer).view
+                if peer is guesser:
+                    assert msgspec.json.decode(now)["selection"] == "C7"
+                else:
+                    assert now is before[peer.player]  # the same bytes, not a rebuild
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(go())
