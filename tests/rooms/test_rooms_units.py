@@ -288,6 +288,48 @@ def test_a_bug_in_a_game_is_answered_plainly_and_the_room_goes_back_to_its_log(
     asyncio.run(go())
 
 
+def test_a_saved_move_whose_pushes_fail_to_build_is_acknowledged_and_everyone_is_told(
+    tmp_path, monkeypatch
+):
+    """An error says "nothing was changed" (docs/protocol.md): a move that is saved must never
+    be answered with one, even when our own view code fails while the disk writes. The move
+    stands, its sender gets the ack, and every seat gets an update built afresh."""
+    import tiny_game
+
+    from tertulia.protocol import Ack, Act, Error, RoomUpdate, StartMatch
+
+    async def go():
+        store, manager, room, ana, bo = await _tiny_room_of_two(tmp_path / "views.sqlite3")
+        room.submit(ana, StartMatch(id=3))
+        await _answer(ana, 3)
+        turn = views.game_view(room.model, "a")["turn"]
+        mover = ana if turn == "a" else bo
+        real_view = tiny_game.view
+        calls = []
+
+        def fails_once(state, seat):
+            calls.append(seat)
+            if len(calls) == 1:
+                raise ZeroDivisionError("a bug in a view")
+            return real_view(state, seat)
+
+        monkeypatch.setattr(tiny_game, "view", fails_once)
+        for peer in (ana, bo):
+            peer.got.clear()
+        room.submit(mover, Act(id=4, action={"type": "add", "amount": 2}))
+        answer = await _answer(mover, 4)
+        assert isinstance(answer, Ack) and not any(isinstance(m, Error) for m in mover.got)
+        assert room.model.match.counter == 2 and room.seq == await _logged(store, room.code)
+        for peer in (ana, bo):
+            update = next(m for m in peer.got if isinstance(m, RoomUpdate))
+            assert update.version == room.version
+            assert update.view == real_view(room.model.match, peer.player)
+        await manager.shutdown()
+        await store.close()
+
+    asyncio.run(go())
+
+
 def test_a_move_the_store_could_not_save_is_refused_and_forgotten(tmp_path, monkeypatch):
     """ "Nothing acknowledged is ever lost" has a twin: nothing unsaved is ever shown. A failed
     save answers "server.store", the room forgets the move (rebuilt from the log) and goes on."""

@@ -129,7 +129,6 @@ class _Change:
     was: Status
     saving: Awaitable[None] | None = None
     pushes: _Pushes | None = None
-    trouble: Exception | None = None  # building the pushes failed (our bug)
     # Memory may be ahead of the log: rebuild, then raise this (the bug, or "not saved").
     unsaved: Exception | None = None
     told: bool = False  # durable, counted and pushed to everyone
@@ -433,8 +432,10 @@ class Room:
             return _Change(record, answer, was, unsaved=_not_saved())
         try:
             change.pushes = self._prepare(record, events)
-        except Exception as bug:  # raised once the save is settled: memory must match the log
-            change.trouble = bug
+        except Exception:  # our bug; the change stands all the same (see _tell)
+            log.exception(
+                "room %s: building the pushes failed; trying each seat once saved", self.code
+            )
         return change
 
     async def _finish(self, change: _Change) -> None:
@@ -451,8 +452,6 @@ class Room:
             raise _not_saved() from None
         if not change.told:  # the store did not call back (it need not)
             self._tell(change)
-        if change.trouble is not None:
-            raise change.trouble
 
     def _durable(self, change: _Change, error: BaseException | None) -> None:
         """Called by the store the moment the change is durable, before this task could wake
@@ -462,24 +461,45 @@ class Room:
             self._tell(change)
 
     def _tell(self, change: _Change) -> None:
-        """The change is durable: count it, then push it to everyone and answer the sender."""
+        """The change is durable: count it, push it to everyone, answer the sender.
+
+        It stands whatever happens here, so the sender always gets its ``ack`` — an error
+        would say "nothing was changed" (docs/protocol.md), and a player who believed it
+        would do it again. A bug while telling is logged; a seat whose push could not be
+        built ahead gets one built now, on its own, so one seat's trouble spares the rest."""
         change.told = True
         self.seq += 1
         self.version += 1
-        if change.trouble is not None:  # building the pushes failed; _finish raises it
-            return
-        assert change.pushes is not None
         record = change.record
         try:
             if isinstance(record, MatchStarted):
                 for peer in self.peers:  # a new match's blobs may reuse the last match's keys
                     peer.sent_blobs.clear()
-            self._broadcast(record, change.pushes)
-            if change.answer is not None:
-                change.answer[0].send(Ack(change.answer[1]))
+            if change.pushes is not None:
+                self._broadcast(record, change.pushes)
+            else:
+                self._broadcast_one_by_one(record)
+        except Exception:
+            log.exception("room %s: telling change %d failed; it is saved", self.code, self.seq)
+        if change.answer is not None:
+            change.answer[0].send(Ack(change.answer[1]))
+        try:
             self._after_change(record, change.was)
-        except Exception as bug:  # ours; raised by _finish in the room's task
-            change.trouble = bug
+        except Exception:
+            log.exception("room %s: after change %d", self.code, self.seq)
+
+    def _broadcast_one_by_one(self, record: Record) -> None:
+        """Everyone's update built now, each on its own: the pushes built ahead failed."""
+        for peer in list(self.peers):
+            try:
+                if isinstance(record, Chatted):
+                    peer.send(ChatLine(self.model.chat[-1]))
+                else:
+                    peer.send(self._update_for(peer))
+            except Exception:
+                log.exception("room %s: no update for %s", self.code, peer.player)
+        if isinstance(record, (Left, Kicked)):
+            self._part(record)
 
     def _prepare(self, record: Record, events: list[Event]) -> _Pushes:
         """What each connection will be told of this change, encoded as far as it can be
@@ -523,10 +543,14 @@ class Room:
         for peer in list(self.peers):
             peer.send(self._update_for(peer, pushes.shared, view=pushes.views[peer.player]))
         if isinstance(record, (Left, Kicked)):
-            for peer in [p for p in self.peers if p.player == record.player]:
-                self.peers.discard(peer)
-                if isinstance(record, Kicked):
-                    peer.send(Notice("room.kicked", "The host removed you from the room."))
+            self._part(record)
+
+    def _part(self, record: Left | Kicked) -> None:
+        """The player who left (or was removed) gets no more pushes from this room."""
+        for peer in [p for p in self.peers if p.player == record.player]:
+            self.peers.discard(peer)
+            if isinstance(record, Kicked):
+                peer.send(Notice("room.kicked", "The host removed you from the room."))
 
     def _after_change(self, record: Record, was: Status) -> None:
         self._schedule_clock()
