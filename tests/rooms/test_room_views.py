@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tertulia.games import GAMES
+from tertulia.games.base import RuleError
 from tertulia.protocol import Ack, Act, Chat, Error, RoomUpdate, StartMatch, UpdateSettings
 from tertulia.rooms.limits import TokenBucket
 from tertulia.rooms.manager import RoomManager
@@ -136,10 +137,14 @@ def test_every_connection_holds_the_view_a_fresh_build_would_give(
                     await _ask(room, peer, Act(next(_ids), action={"type": "confirm"}))
                 elif kind == "chat":
                     await _ask(room, peer, Chat(next(_ids), text="hi"))
-                elif kind == "tab":  # the same player in a second tab
+                elif kind == "tab":  # the same player in another tab (up to the cap)
                     tab = _Peer(peer.player)
-                    await room.attach(tab, "again", next(_ids))
-                    peers.append(tab)
+                    try:
+                        await room.attach(tab, "again", next(_ids))
+                    except RuleError as refused:
+                        assert refused.code == "room.too_many_tabs"
+                    else:
+                        peers.append(tab)
                 elif kind == "drop" and len(peers) > 1:  # one connection goes away
                     peers.remove(peer)
                     room.detach(peer)

@@ -134,6 +134,43 @@ def test_idle_rooms_are_closed_after_the_configured_time(tmp_path):
     asyncio.run(go())
 
 
+def test_when_every_player_leaves_the_podium_a_waiting_spectator_hosts_the_rematch():
+    """ "host hand-over when the host leaves": with no player left, someone who came to watch
+    the podium becomes host, so the room is not stuck without anyone to call the rematch."""
+    room = _room()
+    for at, (player, name) in enumerate([("a", "Ana"), ("b", "Bo")]):
+        model.fold(room, model.Joined(at=at, player=player, nickname=name))
+    model.fold(room, model.MatchStarted(at=3, by="a", seed=1))
+    while room.status is model.Status.PLAYING:
+        turn = views.game_view(room, "a")["turn"]
+        model.fold(room, model.GameMove(at=4, seat=turn, action={"type": "add", "amount": 3}))
+    model.fold(room, model.Joined(at=5, player="c", nickname="Cy"))
+    model.fold(room, model.Joined(at=6, player="d", nickname="Di"))
+    assert room.seat("c").spectator and room.host == "a"
+    model.fold(room, model.Left(at=7, player="a"))
+    assert room.host == "b"  # a player first
+    model.fold(room, model.Left(at=8, player="b"))
+    assert room.host == "c"  # then the spectator who waited longest
+    model.fold(room, model.Rematched(at=9, by="c"))
+    assert not room.seat("c").spectator and not room.seat("d").spectator
+    model.fold(room, model.Left(at=10, player="c"))
+    model.fold(room, model.Left(at=11, player="d"))
+    assert room.host is None
+    model.fold(room, model.Joined(at=12, player="e", nickname="Ed"))
+    assert room.host == "e"  # an empty room's next visitor hosts
+
+
+def test_during_a_match_only_a_player_hosts():
+    room = _room()
+    for at, (player, name) in enumerate([("a", "Ana"), ("b", "Bo"), ("c", "Cy")]):
+        model.fold(room, model.Joined(at=at, player=player, nickname=name))
+    model.fold(room, model.MatchStarted(at=4, by="a", seed=1))
+    model.fold(room, model.Joined(at=5, player="s", nickname="Sam"))
+    if room.seat("s").spectator:  # the tiny game seats at most three
+        model.fold(room, model.Left(at=6, player="a"))
+        assert room.host in ("b", "c")
+
+
 def test_someone_who_joins_during_the_podium_waits_as_a_spectator_and_may_leave():
     room = _room()
     for at, (player, name) in enumerate([("a", "Ana"), ("b", "Bo")]):

@@ -185,8 +185,8 @@ def _joined(room: RoomModel, r: Joined) -> list[Event]:
     if seat.spectator and len(room.seats) - len(room.players()) >= MAX_SPECTATORS:
         raise RuleError("room.full", "This room is full.")
     room.seats.append(seat)
-    if room.host is None and not seat.spectator:
-        room.host = r.player
+    if room.host is None:
+        room.host = _next_host(room)
     return [*events, Event("room.joined", {"player": r.player, "spectator": seat.spectator})]
 
 
@@ -207,7 +207,7 @@ def _left(room: RoomModel, r: Left | Kicked) -> list[Event]:
         _note_end(room)
     room.seats.remove(seat)
     if room.host == r.player:  # "host hand-over when the host leaves"
-        room.host = next((s.player for s in room.seats if not s.spectator), None)
+        room.host = _next_host(room)
         if room.status is Status.PLAYING:
             room.match, more = room.game.apply(room.match, None, base.Host(room.host), r.at)
             events = [*events, *more]
@@ -390,6 +390,17 @@ def _seat(room: RoomModel, player: str) -> Seat:
     if seat is None:
         raise RuleError("room.not_in", "You are not in this room.")
     return seat
+
+
+def _next_host(room: RoomModel) -> str | None:
+    """Who hosts when the host leaves (or nobody did): the first player seated; with no player
+    left and no match running, the first spectator — the podium's latecomers would otherwise
+    wait for a rematch nobody may call. During a match only a player hosts: the game gives
+    its host powers (``base.Host``) to someone who plays."""
+    player = next((s.player for s in room.seats if not s.spectator), None)
+    if player is None and room.status is not Status.PLAYING:
+        return next((s.player for s in room.seats), None)
+    return player
 
 
 def _require_host(room: RoomModel, player: str) -> None:

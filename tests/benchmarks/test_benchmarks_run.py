@@ -1,0 +1,47 @@
+"""The benchmarks stay runnable: each one, at a tiny size, runs to the end over real parts and
+reports real traffic (the numbers in benchmarks/README.md come from these same scripts)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(*args: str, timeout: float = 240) -> str:
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def test_the_load_benchmark_pools_rounds_of_both_servers_with_every_action_answered(tmp_path):
+    out = tmp_path / "load.json"
+    printed = _run(
+        "benchmarks/load.py", "--rooms", "2", "--players", "3", "--period", "0.5",
+        "--duration", "1.5", "--warmup", "0.5", "--drain", "1", "--quiet-wait", "0",
+        "--retries", "0", "--rounds", "2", "--json", str(out),
+    )  # fmt: skip
+    record = json.loads(out.read_text())
+    assert len(record["rounds"]) == 2
+    for results in record["rounds"]:
+        for kind in ("tertulia", "bare"):
+            r = results[kind]
+            assert r["actions"] > 0 and r["errors"] == {}, (kind, r)
+            assert r["incomplete"] == 0 and r["unanswered"] == 0, (kind, r)
+            assert r["connections_seen"] == 6
+    assert "2 rounds pooled" in printed and "pooled ratio ours/bare" in printed
+
+
+def test_the_room_path_benchmark_reports_the_loop_and_the_writer():
+    printed = _run("benchmarks/room_path.py", "--rooms", "2", "--players", "3", "--actions", "30")
+    assert "loop CPU per action" in printed and "writer CPU per action" in printed
+
+
+def test_the_store_benchmark_reports_group_commit():
+    printed = _run("benchmarks/store_append.py", "--rooms", "2", "--appends", "5", "--rate", "0")
+    assert "appends per commit" in printed
