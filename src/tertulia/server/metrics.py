@@ -44,18 +44,19 @@ class Metrics:
 
     def observe(self, kind: str, seconds: float, error: str | None) -> None:
         """Called by rooms after each message (the rooms layer knows nothing of Prometheus)."""
-        series = self._latency_of.get(kind)
-        if series is None:
-            series = self._latency_of[kind] = self.latency.labels(kind)
-        series.observe(seconds)
+        _series(self._latency_of, self.latency, kind).observe(seconds)
         if error is not None:
             self.errors.labels(error).inc()
 
     def count_message(self, kind: str) -> None:
-        series = self._messages_of.get(kind)
-        if series is None:
-            series = self._messages_of[kind] = self.messages.labels(kind)
-        series.inc()
+        _series(self._messages_of, self.messages, kind).inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+def _series(known: dict[str, Any], metric: Counter | Histogram, label: str) -> Any:
+    series = known.get(label)
+    if series is None:
+        series = known[label] = metric.labels(label)
+    return series

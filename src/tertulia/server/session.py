@@ -7,7 +7,6 @@ exactly one place (``_refuse``), and anything unexpected is logged and answered 
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from typing import Any
@@ -22,6 +21,7 @@ from ..rooms.limits import TokenBucket
 from ..rooms.manager import RoomManager
 from ..rooms.model import check_nickname_shape
 from ..rooms.room import Room
+from ..rooms.views import game_part
 from .metrics import Metrics
 from .outlet import Outlet
 
@@ -145,7 +145,7 @@ class Session:
     def _frame_limit(self) -> int:
         """64 KiB by default; a game may ask for more (drawings) in its rooms."""
         game = self.room.model.game if self.room is not None else None
-        return max(self.max_frame, _game_frame_limit(game))
+        return max(self.max_frame, game_part(game, "MAX_FRAME_BYTES") or 0)
 
     def _refuse(self, msg_id: int | None, error: RuleError) -> None:
         self.metrics.errors.labels(error.code).inc()
@@ -165,9 +165,3 @@ def _guess_id(frame: str | bytes) -> int | None:
         return None
     value = raw.get("id") if isinstance(raw, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-@functools.cache
-def _game_frame_limit(game: Any) -> int:
-    # Asked for every frame; getattr on a module that lacks the name raises inside.
-    return getattr(game, "MAX_FRAME_BYTES", 0)
