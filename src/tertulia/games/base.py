@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 import msgspec
@@ -316,6 +316,34 @@ def check_and_apply(
     events: list[Event] = []
     handlers[type(action)](new, seat, action, now, events)
     return new, events
+
+
+def apply_with(
+    handlers: dict[type, Callable[..., None]],
+    phase_actions: Mapping[Any, frozenset[type]],
+    ended_phase: Any,
+    find: Callable[[Any, str | None], Any],
+) -> Callable[[Any, str | None, Action, float], tuple[Any, list[Event]]]:
+    """A game's ``apply``: every game climbs the same ladder (``check_and_apply``) with its own
+    handlers, the actions each phase allows, the phase that ends a match and the way it finds a
+    seated player (who may have left)."""
+
+    def apply(state: Any, seat: str | None, action: Action, now: float):
+        """The new state after ``seat`` (None: the room) does ``action`` at ``now``, and its
+        events."""
+        player = find(state, seat)
+        return check_and_apply(
+            state,
+            seat,
+            action,
+            now,
+            handlers=handlers,
+            allowed=phase_actions[state.phase],
+            ended=state.phase is ended_phase,
+            playing=player is not None and not player.left,
+        )
+
+    return apply
 
 
 def settings_schema(settings_type: type[msgspec.Struct]) -> dict[str, Any]:

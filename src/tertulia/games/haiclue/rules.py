@@ -103,23 +103,6 @@ def start(
     return state
 
 
-def apply(
-    state: State, seat: str | None, action: base.Action, now: float
-) -> tuple[State, list[Event]]:
-    """The new state after ``seat`` (None: the room) does ``action`` at ``now``, and its events."""
-    player = find(state, seat)
-    return base.check_and_apply(
-        state,
-        seat,
-        action,
-        now,
-        handlers=_HANDLERS,
-        allowed=PHASE_ACTIONS[state.phase],
-        ended=state.phase is Phase.ENDED,
-        playing=player is not None and not player.left,
-    )
-
-
 def submit_clue(state: State, seat: str, action: SubmitClue, now: float, events) -> None:
     """ "each player uses their word tiles to point at their target word. A clue must contain
     at least two word tiles." The order is the author's."""
@@ -269,3 +252,6 @@ _HANDLERS = {
     Leave: leave,
     base.Host: host,
 }
+
+# "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py).
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find)

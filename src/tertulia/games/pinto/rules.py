@@ -94,23 +94,6 @@ def start(
     return state
 
 
-def apply(
-    state: State, seat: str | None, action: base.Action, now: float
-) -> tuple[State, list[Event]]:
-    """The new state after ``seat`` (None: the room) does ``action`` at ``now``, and its events."""
-    player = find(state, seat)
-    return base.check_and_apply(
-        state,
-        seat,
-        action,
-        now,
-        handlers=_HANDLERS,
-        allowed=PHASE_ACTIONS[state.phase],
-        ended=state.phase is Phase.ENDED,
-        playing=player is not None and not player.left,
-    )
-
-
 def set_title(state: State, seat: str, action: SetTitle, now: float, events) -> None:
     """ "write what you will draw ... You cannot use the name of the category." """
     work = _my_work(state, seat)
@@ -326,3 +309,6 @@ _HANDLERS = {
     base.Leave: leave,
     base.Host: host,
 }
+
+# "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py).
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find)

@@ -117,23 +117,6 @@ def start(
     return state
 
 
-def apply(
-    state: State, seat: str | None, action: base.Action, now: float
-) -> tuple[State, list[Event]]:
-    """The new state after ``seat`` (None: the room) does ``action`` at ``now``, and its events."""
-    player = find_member(state, seat)
-    return base.check_and_apply(
-        state,
-        seat,
-        action,
-        now,
-        handlers=_HANDLERS,
-        allowed=PHASE_ACTIONS[state.phase],
-        ended=state.phase is Phase.ENDED,
-        playing=player is not None and not player.left,
-    )
-
-
 def choose_target(state: State, seat: str, action: ChooseTarget, now: float, events) -> None:
     """ "The clue giver picks one of them: that's the target color, and only they can see it." """
     _require_giver(state, seat)
@@ -332,3 +315,6 @@ _HANDLERS = {
     Leave: leave,
     base.Host: host,
 }
+
+# "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py).
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find_member)
