@@ -134,9 +134,8 @@ def test_idle_rooms_are_closed_after_the_configured_time(tmp_path):
     asyncio.run(go())
 
 
-def test_when_every_player_leaves_the_podium_a_waiting_spectator_hosts_the_rematch():
-    """ "host hand-over when the host leaves": with no player left, someone who came to watch
-    the podium becomes host, so the room is not stuck without anyone to call the rematch."""
+def _room_at_the_podium():
+    """A tiny-game room where Ana (host) and Bo have just finished a match."""
     room = _room()
     for at, (player, name) in enumerate([("a", "Ana"), ("b", "Bo")]):
         model.fold(room, model.Joined(at=at, player=player, nickname=name))
@@ -144,6 +143,13 @@ def test_when_every_player_leaves_the_podium_a_waiting_spectator_hosts_the_remat
     while room.status is model.Status.PLAYING:
         turn = views.game_view(room, "a")["turn"]
         model.fold(room, model.GameMove(at=4, seat=turn, action={"type": "add", "amount": 3}))
+    return room
+
+
+def test_when_every_player_leaves_the_podium_a_waiting_spectator_hosts_the_rematch():
+    """ "host hand-over when the host leaves": with no player left, someone who came to watch
+    the podium becomes host, so the room is not stuck without anyone to call the rematch."""
+    room = _room_at_the_podium()
     model.fold(room, model.Joined(at=5, player="c", nickname="Cy"))
     model.fold(room, model.Joined(at=6, player="d", nickname="Di"))
     assert room.seat("c").spectator and room.host == "a"
@@ -172,13 +178,7 @@ def test_during_a_match_only_a_player_hosts():
 
 
 def test_someone_who_joins_during_the_podium_waits_as_a_spectator_and_may_leave():
-    room = _room()
-    for at, (player, name) in enumerate([("a", "Ana"), ("b", "Bo")]):
-        model.fold(room, model.Joined(at=at, player=player, nickname=name))
-    model.fold(room, model.MatchStarted(at=3, by="a", seed=1))
-    while room.status is model.Status.PLAYING:
-        turn = views.game_view(room, "a")["turn"]
-        model.fold(room, model.GameMove(at=4, seat=turn, action={"type": "add", "amount": 3}))
+    room = _room_at_the_podium()
     model.fold(room, model.Joined(at=5, player="c", nickname="Cy"))
     assert room.seat("c").spectator
     model.fold(room, model.Left(at=6, player="c"))  # no game to tell: the match is over
