@@ -203,12 +203,7 @@ def test_a_room_whose_saves_and_rebuild_fail_refuses_every_change(tmp_path):
     from tertulia.protocol import Chat, ChatLine, Error
 
     async def go():
-        store = SQLiteStore(tmp_path / "gone.sqlite3")
-        manager = RoomManager(store, games_with_tiny())
-        await manager.start()
-        room = await manager.create(TINY, public=False)
-        ana = _Peer("a")
-        await room.attach(ana, "Ana", 1)
+        store, manager, room, ana = await _tiny_room(tmp_path / "gone.sqlite3", ("a", "Ana"))
         await store.close()  # the disk goes away
         for message_id in (2, 3):
             room.submit(ana, Chat(id=message_id, text="hello"))
@@ -231,12 +226,7 @@ def test_an_idle_room_starts_a_change_at_once_but_tells_nobody_before_it_is_save
     from tertulia.protocol import Ack, Chat, ChatLine
 
     async def go():
-        store = SQLiteStore(tmp_path / "eager.sqlite3")
-        manager = RoomManager(store, games_with_tiny())
-        await manager.start()
-        room = await manager.create(TINY, public=False)
-        ana = _Peer("a")
-        await room.attach(ana, "Ana", 1)
+        store, manager, room, ana = await _tiny_room(tmp_path / "eager.sqlite3", ("a", "Ana"))
         ana.got.clear()
         seq = room.seq
         room.submit(ana, Chat(id=2, text="first"))
@@ -269,16 +259,23 @@ async def _answer(peer, message_id, timeout=5.0):
     raise AssertionError(f"no answer to {message_id}")
 
 
-async def _tiny_room_of_two(db):
-    """A started store and manager, and a tiny-game room where Ana and Bo sit."""
+async def _tiny_room(db, *seated):
+    """A started store and manager, and a tiny-game room where ``seated`` (player id,
+    nickname) sit, each on a connection of their own."""
     store = SQLiteStore(db)
     manager = RoomManager(store, games_with_tiny())
     await manager.start()
     room = await manager.create(TINY, public=False)
-    ana, bo = _Peer("a"), _Peer("b")
-    await room.attach(ana, "Ana", 1)
-    await room.attach(bo, "Bo", 2)
-    return store, manager, room, ana, bo
+    peers = []
+    for message_id, (player, nickname) in enumerate(seated, 1):
+        peers.append(_Peer(player))
+        await room.attach(peers[-1], nickname, message_id)
+    return store, manager, room, *peers
+
+
+async def _tiny_room_of_two(db):
+    """A started store and manager, and a tiny-game room where Ana and Bo sit."""
+    return await _tiny_room(db, ("a", "Ana"), ("b", "Bo"))
 
 
 async def _logged(store, code):
