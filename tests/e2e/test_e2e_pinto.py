@@ -301,3 +301,31 @@ def test_the_host_writes_custom_categories_one_per_line(player):
     expect(bo.locator("[data-field=custom_categories] dt")).to_have_text(
         "Your own categories (the blank cards)"
     )
+
+
+def test_drawing_time_up_the_reading_still_being_typed_counts(player):
+    """ "missing interpretations are blanks" — but a box being typed in when the drawing time
+    runs out is not missing: the page keeps it as a draft while typing, and it counts."""
+    pages = [player(viewport=LAPTOP) for _ in range(3)]
+    start_pinto(
+        pages, ["Ana", "Bo", "Cy"], settings={"drawing_seconds": 30, "first_artist": "first_seat"}
+    )
+    ana, bo, _cy = pages
+    ids = [my_id(page) for page in pages]
+    for page, title in ((ana, "lighthouse"), (bo, "umbrella")):
+        wait_for(page, phase="create", todo="write_title")
+        write_title(page, title)
+        draw(page)
+        reveal(page)
+    # Bo types Ana's title and stays in the box: no Enter, no leaving it.
+    box = bo.locator(f"#pn-guess-{ids[0]}")
+    box.click()
+    box.press_sequentially("lighthouse", delay=30)
+    expect(bo.locator(f"#pn-guess-state-{ids[0]}")).to_have_attribute("data-state", "draft")
+    assert bo.evaluate("document.activeElement.id") == f"pn-guess-{ids[0]}"
+    # Cy never draws; the clock ends phase B, and Ana's drawing is judged first.
+    for page in pages:
+        expect(screen(page)).to_have_attribute("data-phase", "judge", timeout=40_000)
+    row = ana.locator(f"#pn-interps li[data-seat='{ids[1]}']")
+    expect(row.locator(".pn-said")).to_have_text("lighthouse")
+    expect(row.locator(".pn-reason")).to_have_text("same words")

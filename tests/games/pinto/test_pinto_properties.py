@@ -1,5 +1,7 @@
 """Properties over random Pintó games: scores follow the rulebook's formula, no seat receives a
-title or drawing before its time, and replaying the log rebuilds the state."""
+title or drawing before its time, an action that names whose views it can change
+(``views_changed_by``: a draft) leaves every other view as it was, and replaying the log
+rebuilds the state."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from tertulia.games.pinto.state import (
     RevealDrawing,
     SetTitle,
 )
-from tertulia.games.pinto.views import view
+from tertulia.games.pinto.views import view, views_changed_by
 
 WORDS = ["moon", "kite", "boat", "rocket", "cake", "tree", "doctor", "medic", ""]
 
@@ -35,7 +37,11 @@ def _secrets_hold(match: Match) -> None:
             assert state.works[artist].drawing is not None  # drawings only once revealed
         if state.phase is Phase.CREATE:
             raw = msgspec.json.encode(
-                {k: v for k, v in seen.items() if k not in ("my_title", "my_interpretations")}
+                {
+                    k: v
+                    for k, v in seen.items()
+                    if k not in ("my_title", "my_interpretations", "my_drafts")
+                }
             )
             for artist, work in state.works.items():
                 if artist != seat and work.title and work.title not in WORDS:
@@ -66,7 +72,8 @@ def test_random_games_score_by_the_formula_keep_secrets_and_replay(count, seed, 
             elif kind == 2:
                 action = FlagDrawing(other)
             else:
-                action = Interpret(other, data.draw(st.sampled_from(WORDS)))
+                draft = data.draw(st.booleans())
+                action = Interpret(other, data.draw(st.sampled_from(WORDS)), draft=draft)
         else:
             judgement = rules.current(match.state)
             seat = judgement.artist if judgement and kind < 9 else seat
@@ -77,12 +84,18 @@ def test_random_games_score_by_the_formula_keep_secrets_and_replay(count, seed, 
             else:
                 action = ConfirmMarks()
         before = base.clone(match.state)
+        seen_before = {s: view(before, s) for s in [p.id for p in before.players] + [None]}
         try:
             match.act(seat, action)
         except RuleError:
             assert match.state == before
             continue
         _secrets_hold(match)
+        changed = views_changed_by(seat, action)
+        if changed is not None:  # the hook's claim: every other seat sees exactly the same
+            for other, seen in seen_before.items():
+                if other not in changed:
+                    assert view(match.state, other) == seen
         judgements = [j for rnd in match.state.history for j in rnd]
         if match.phase is not Phase.ENDED:  # at the end, this round is in the history already
             judgements += match.state.judgements

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from pinto_driver import DOODLE, Match
 
@@ -20,6 +21,7 @@ from tertulia.games.pinto.state import (
     SetTitle,
     VoidDrawing,
 )
+from tertulia.games.pinto.views import view, views_changed_by
 
 
 def test_3_to_8_players():
@@ -204,6 +206,102 @@ def test_drawing_time_up_unrevealed_drawings_sit_out_the_round():
     match.draw("p2", "kite")
     match.timeout()
     assert match.phase is Phase.JUDGE and sorted(match.state.artists) == ["p1", "p2"]
+
+
+def test_drawing_time_up_what_is_in_the_box_counts_as_the_interpretation():
+    """ "missing interpretations are blanks" — but a reading still being typed when the clock
+    runs out is on the player's screen, so it counts (kept as a draft while typed)."""
+    match = Match(3, first_artist="first_seat", drawing_seconds=60)
+    match.draw("p1", "moon")
+    match.draw("p2", "kite")
+    match.act("p2", Interpret("p1", "mo", draft=True))
+    match.act("p2", Interpret("p1", "moon", draft=True))
+    match.timeout()
+    assert match.phase is Phase.JUDGE
+    judgement = rules.current(match.state)
+    assert judgement.artist == "p1" and judgement.marks["p2"].right
+    assert match.state.works["p2"].drafts == {}
+
+
+def test_a_draft_does_not_finish_phase_b_under_the_players_fingers():
+    """ "Once everyone has finished phase B": typing is not finishing."""
+    match = Match(3)
+    for seat, title in (("p1", "moon"), ("p2", "kite"), ("p3", "boat")):
+        match.draw(seat, title)
+    for reader, artist in (("p1", "p2"), ("p1", "p3"), ("p2", "p1"), ("p2", "p3"), ("p3", "p1")):
+        match.act(reader, Interpret(artist, "x"))
+    match.act("p3", Interpret("p2", "ki", draft=True))
+    assert match.phase is Phase.CREATE
+    assert not rules.is_done(match.state, "p3")
+    match.act("p3", Interpret("p2", "kite"))
+    assert match.phase is Phase.JUDGE
+    assert match.state.works["p3"].interpretations["p2"] == "kite"
+
+
+def test_an_interpretation_can_be_changed_until_phase_c_even_while_typing():
+    """A saved reading edited again: the newer text in the box is the one that counts."""
+    match = Match(3, first_artist="first_seat", drawing_seconds=60)
+    match.draw("p1", "moon")
+    match.draw("p2", "kite")
+    match.act("p2", Interpret("p1", "sun"))
+    match.act("p2", Interpret("p1", "moon", draft=True))
+    assert match.state.works["p2"].interpretations["p1"] == "sun"  # not yet
+    match.timeout()
+    assert rules.current(match.state).marks["p2"].right
+
+
+def test_saving_a_reading_clears_its_draft():
+    match = Match(3, first_artist="first_seat", drawing_seconds=60)
+    match.draw("p1", "moon")
+    match.draw("p2", "kite")
+    match.act("p2", Interpret("p1", "moon", draft=True))
+    match.act("p2", Interpret("p1", "sun"))
+    assert match.state.works["p2"].drafts == {}
+    match.timeout()
+    assert not rules.current(match.state).marks["p2"].right
+
+
+@pytest.mark.parametrize(
+    ("seat", "artist", "code"),
+    [
+        ("p1", "p1", "interpret.own"),
+        ("p3", "p1", "interpret.reveal_first"),
+        ("p1", "p3", "interpret.not_revealed"),
+        ("p1", "p9", "interpret.unknown_artist"),
+    ],
+)
+def test_a_draft_is_checked_like_a_reading(seat, artist, code):
+    match = Match(3)
+    match.draw("p1", "moon")
+    match.draw("p2", "kite")
+    before = base.clone(match.state)
+    with pytest.raises(RuleError) as refused:
+        match.act(seat, Interpret(artist, "x", draft=True))
+    assert refused.value.code == code
+    assert match.state == before
+
+
+def test_a_draft_is_seen_by_its_author_alone():
+    """ "Complete your screen's chart": a draft is on its author's screen only."""
+    match = Match(3)
+    match.draw("p1", "moon")
+    match.draw("p2", "kite")
+    match.act("p2", Interpret("p1", "mushroom", draft=True))
+    assert view(match.state, "p2")["my_drafts"] == {"p1": "mushroom"}
+    for seat in ("p1", "p3", None):
+        assert b"mushroom" not in msgspec.json.encode(view(match.state, seat))
+    assert views_changed_by("p2", Interpret("p1", "x", draft=True)) == {"p2"}
+    assert views_changed_by("p2", Interpret("p1", "x")) is None
+
+
+def test_replaying_a_log_with_drafts_rebuilds_the_state():
+    match = Match(3, drawing_seconds=60)
+    match.draw("p1", "moon")
+    match.draw("p2", "kite")
+    match.act("p2", Interpret("p1", "moo", draft=True))
+    assert match.replay() == match.state
+    match.timeout()
+    assert match.replay() == match.state
 
 
 def test_a_flagged_drawing_voided_by_the_host_scores_nothing():

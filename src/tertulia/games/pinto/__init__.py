@@ -16,7 +16,7 @@ from .rules import (
 from .settings import Settings
 from .state import PintoAction as Action
 from .state import State
-from .views import blobs, view
+from .views import blobs, view, views_changed_by
 
 
 def warm_up(settings: Settings) -> None:
@@ -40,5 +40,6 @@ __all__ = [
     "outcome",
     "start",
     "view",
+    "views_changed_by",
     "warm_up",
 ]

@@ -73,7 +73,13 @@ def finish_creating_if_done(state: State, now: float, events: list[Event]) -> No
 
 
 def begin_judging(state: State, now: float, events: list[Event]) -> None:
-    """ "choose who starts being the artist" then clockwise."""
+    """ "choose who starts being the artist" then clockwise.
+
+    Whatever a player was still typing counts: a draft is newer than any saved reading of the
+    same drawing (saving one clears the draft), so it is the reading on their screen."""
+    for work in state.works.values():
+        work.interpretations.update(work.drafts)
+        work.drafts = {}
     order = [p for p in state.round_players if state.works[p].drawing is not None]
     if order and state.settings.first_artist is FirstArtist.RANDOM:
         first = state.rng.below(len(order))

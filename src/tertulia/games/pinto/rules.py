@@ -149,6 +149,10 @@ def interpret(state: State, seat: str, action: Interpret, now: float, events) ->
     text = tidy(action.text)
     if len(text) > TEXT_MAX:
         raise RuleError("interpret.too_long", "That's too long.", max=TEXT_MAX)
+    if action.draft:
+        work.drafts[action.artist] = text  # counts only if phase B ends first (begin_judging)
+        return
+    work.drafts.pop(action.artist, None)
     work.interpretations[action.artist] = text
     finish_creating_if_done(state, now, events)
 

@@ -39,10 +39,15 @@ class RevealDrawing(Action, tag="reveal_drawing"):
 
 
 class Interpret(Action, tag="interpret"):
-    """Your reading of ``artist``'s drawing; "" leaves it blank (counted as wrong)."""
+    """Your reading of ``artist``'s drawing; "" leaves it blank (counted as wrong).
+
+    ``draft``: what is in the box while you are still typing. It is kept, but it does not count
+    as having interpreted that drawing (so it cannot end phase B under your fingers); if phase B
+    ends before you save it, it is your interpretation."""
 
     artist: str
     text: str
+    draft: bool = False
 
 
 class FlagDrawing(Action, tag="flag_drawing"):
@@ -103,6 +108,7 @@ class Work(msgspec.Struct):
     title: str | None = None
     drawing: list[Stroke] | None = None  # set once revealed, locked from then on
     interpretations: dict[str, str] = {}  # artist → text ("" is blank)
+    drafts: dict[str, str] = {}  # artist → text typed since the last save (see Interpret)
     flags: list[str] = []  # who flagged this drawing
     void: bool = False
 

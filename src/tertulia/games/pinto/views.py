@@ -3,7 +3,8 @@
 - A title stays on its author's screen until its drawing is judged.
 - A drawing is seen by everyone once revealed (and by its artist while drawing, on their own
   device: the server never has a drawing before it is revealed).
-- Interpretations of a drawing are seen only when it is judged (each author sees their own).
+- Interpretations of a drawing are seen only when it is judged (each author sees their own,
+  and their drafts).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .rules import current, find, is_done, may_chat
-from .state import Judgement, Phase, State
+from .state import Interpret, Judgement, Phase, PintoAction, State
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
@@ -28,6 +29,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "players": [_player(state, p.id) for p in state.players],
         "my_title": mine.title if mine else None,
         "my_interpretations": dict(mine.interpretations) if mine else {},
+        "my_drafts": dict(mine.drafts) if mine else {},
         # The strokes travel once per connection as blobs (see blobs() below).
         "drawings": {
             artist: {"blob": _blob_key(state, artist), "flags": list(work.flags), "void": work.void}
@@ -146,3 +148,13 @@ def _you(state: State, seat: str | None, playing: bool) -> dict[str, Any]:
         if judgement is not None and judgement.artist == seat:
             to_do = "judge"
     return {"seat": seat, "role": "player", "may_chat": may_chat(state, seat), "to_do": to_do}
+
+
+def views_changed_by(seat: str | None, action: PintoAction) -> frozenset[str] | None:
+    """Whose views an accepted ``action`` by ``seat`` can change, if not everyone's.
+
+    A draft is seen by its author alone and counts for nothing until phase B ends, and it is
+    sent while somebody types: the other seats' views stay exactly as they were."""
+    if isinstance(action, Interpret) and action.draft and seat is not None:
+        return frozenset({seat})
+    return None

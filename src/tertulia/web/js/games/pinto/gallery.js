@@ -2,12 +2,15 @@
 // box per drawing (saved when you leave it or press Enter; blanks allowed and counted as
 // wrong), a flag for a drawing that breaks the "no letters, numbers or symbols" rule, and the
 // host's void button on flagged ones. "I'm done" saves what is typed and leaves the rest blank.
+// While you type, a pause sends the box as a draft: it does not count as finished, but if the
+// drawing time runs out first, the server counts what was in the box.
 
 import { confirmDialog, h, ht, label, replace, showError, tx } from "../../dom.js";
 import { drawingView } from "./canvas.js";
 import { local, nicknameOf } from "./util.js";
 
 const GUESS_PREFIX = "tertulia.pinto.guesses.";
+const DRAFT_PAUSE_MS = 800; // typing pause after which the box is kept as a draft
 
 export function createGallery(ctx) {
   const list = h("ul", { class: "pn-gallery", id: "pn-gallery", "aria-labelledby": "pn-gallery-title" });
@@ -59,11 +62,13 @@ export function createGallery(ctx) {
     const head = h("div", { class: "pn-work-head" }, ctx.avatar(artist, name, { size: "sm" }), h("span", { class: "name" }, name), flags, voidBadge);
     const tools = h("div", { class: "pn-work-tools" }, flag, voidButton);
     const li = h("li", { class: "pn-work", dataset: { artist } }, head, art, waiting, form, tools, actionError);
-    const parts = { li, art, input, state, error, form, flag, flags, voidButton, voidBadge, actionError, waiting, blob: null, sending: false };
+    const parts = { li, art, input, state, error, form, flag, flags, voidButton, voidBadge, actionError, waiting, blob: null, sending: false, draftTimer: null };
 
     input.addEventListener("input", () => {
       showError(error, null);
       local.set(guessKey, { ...typed(), [artist]: input.value });
+      clearTimeout(parts.draftTimer);
+      parts.draftTimer = setTimeout(() => keepDraft(artist), DRAFT_PAUSE_MS);
       paintState(parts, artist);
     });
     input.addEventListener("change", () => save(artist));
@@ -93,10 +98,27 @@ export function createGallery(ctx) {
     }
   }
 
+  /** Send the box of `artist` as a draft if the server has neither it nor it as saved. */
+  async function keepDraft(artist) {
+    const parts = cards.get(artist);
+    if (!parts || parts.input.disabled || parts.form.hidden) return;
+    const text = parts.input.value.trim();
+    const view = push?.view;
+    if (view?.my_interpretations?.[artist] === text || view?.my_drafts?.[artist] === text) return;
+    try {
+      await ctx.send({ type: "interpret", artist, text, draft: true });
+    } catch {
+      // Not worth a message while typing (the phase may just have ended); the box itself is
+      // saved on Enter or on leaving it, and that one reports its errors.
+    }
+    paintState(parts, artist);
+  }
+
   /** Send the box of `artist` if it differs from what the server has; true when saved. */
   async function save(artist) {
     const parts = cards.get(artist);
     if (!parts || parts.input.disabled) return false;
+    clearTimeout(parts.draftTimer);
     const text = parts.input.value.trim();
     const saved = push?.view?.my_interpretations?.[artist];
     if (saved === text) return true;
@@ -121,6 +143,7 @@ export function createGallery(ctx) {
     let key = "game.pinto.gallery.unsaved";
     if (parts.sending) key = "game.pinto.gallery.saving";
     else if (saved !== undefined && saved === text) key = text ? "game.pinto.gallery.saved" : "game.pinto.gallery.blank";
+    else if (text && push?.view?.my_drafts?.[artist] === text) key = "game.pinto.gallery.draft";
     else if (saved === undefined && !text) key = "game.pinto.gallery.empty";
     tx(parts.state, key);
     parts.state.dataset.state = key.split(".").pop();
@@ -183,8 +206,9 @@ export function createGallery(ctx) {
       }
       parts.form.hidden = !drawing || !playing;
       parts.input.disabled = !iRevealed;
-      const saved = view.my_interpretations?.[artist];
-      if (saved !== undefined && document.activeElement !== parts.input && !parts.input.value.trim()) parts.input.value = saved;
+      // A draft is newer than the saved reading (saving clears it).
+      const kept = view.my_drafts?.[artist] ?? view.my_interpretations?.[artist];
+      if (kept !== undefined && document.activeElement !== parts.input && !parts.input.value.trim()) parts.input.value = kept;
       paintState(parts, artist);
       const flaggedByMe = Boolean(drawing?.flags?.includes(ctx.me));
       parts.flag.hidden = !drawing || !playing || Boolean(drawing?.void);
