@@ -124,6 +124,18 @@ def test_three_players_play_a_default_match_to_a_winner(player, artifacts):
     g2 = find_giver(pages)
     giver2 = pages[g2]
     assert g2 != g
+    # Past rounds: folded away while playing, the last one a click away.
+    history = pages[0].locator("#pitacor-history-card")
+    expect(history).to_be_visible()
+    expect(history.locator("summary")).to_have_text("Past rounds (1)")
+    assert history.get_attribute("open") is None
+    history.locator("summary").click()
+    first = history.locator("li.pc-history-round[data-round='1']")
+    expect(first).to_contain_text(target)
+    expect(first).to_contain_text(names[g])
+    expect(first.locator(".pc-history-clue")).to_have_text(["ocean", "forest floor"])
+    expect(first.locator(".pc-history-points")).to_contain_text(f"{others[0]}+2")
+    history.locator("summary").click()
     guessers2 = sorted((p for i, p in enumerate(pages) if i != g2), key=my_score, reverse=True)
     leader = names[pages.index(guessers2[0])]
     choose_target(giver2, 1)
@@ -149,6 +161,18 @@ def test_three_players_play_a_default_match_to_a_winner(player, artifacts):
     ).to_have_text("added: 0")
     expect(pages[0].locator("#rematch")).to_be_visible()
     expect(pages[1].locator(".rematch-box")).to_contain_text("Ana")
+    # On the podium the whole match is open, newest round first.
+    history = pages[1].locator("#pitacor-history-card")
+    expect(history).to_have_attribute("open", "")
+    expect(history.locator("li.pc-history-round")).to_have_count(2)
+    last = history.locator("li.pc-history-round").first
+    expect(last).to_have_attribute("data-round", "2")
+    expect(last).to_contain_text(target2)
+    expect(last.locator(".pc-history-clue")).to_have_text(["meadow"])
+    expect(last.locator(".pc-passed")).to_have_text("Passed: clue giver's points ×2")
+    # What was added, not what was earned: the giver's 8 came after the winner.
+    expect(last.locator(".pc-history-points")).to_contain_text(leader)
+    expect(last.locator(".pc-history-points")).not_to_contain_text(names[g2])
     snap(pages[0], artifacts, "laptop-4-podium", full=False)
     snap(pages[1], artifacts, "laptop-4-podium-guest", full=True)
 

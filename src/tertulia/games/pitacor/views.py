@@ -173,6 +173,7 @@ def _summary(rnd: Round) -> dict[str, Any]:
         "void": rnd.void,
         "passed": rnd.passed,
         "points": dict(rnd.points),
+        "awarded": dict(rnd.awarded),  # what was added: right-away can stop after the winner
     }
 
 

@@ -6,7 +6,7 @@ import { h, ht, tx } from "../dom.js";
 import { prefs } from "../prefs.js";
 import { createBoard } from "./pitacor/board.js";
 import { createGiver } from "./pitacor/giver.js";
-import { createClueBar, createGuessPanel, createPodium, createReveal, createScores, createTurns } from "./pitacor/panels.js";
+import { createClueBar, createGuessPanel, createHistory, createPodium, createReveal, createScores, createTurns } from "./pitacor/panels.js";
 import { clockText, loadBoards, loadStyles, nameOf, ping } from "./pitacor/util.js";
 
 const EDGES = "pitacor.edges";
@@ -36,6 +36,7 @@ export function mount(element, ctx) {
   const scores = createScores(ctx);
   const turns = createTurns(ctx);
   const podium = createPodium(ctx);
+  const history = createHistory(ctx);
   const board = createBoard(ctx, { onActivate: activate });
   const guess = createGuessPanel(ctx, { onSelect: (cell) => select(cell), onConfirm: confirm });
 
@@ -79,6 +80,7 @@ export function mount(element, ctx) {
     boardArea,
     guess.el,
     h("div", { class: "pc-side" }, turns.el, scores.el),
+    history.el,
     options,
   );
   element.append(screen);
@@ -227,6 +229,7 @@ export function mount(element, ctx) {
     scores.update(push);
     turns.update(push);
     podium.update(push);
+    history.update(push, colours);
     const role = v.you?.role;
     notice.hidden = !(role === "waiting" || role === "spectator") || ended;
     if (!notice.hidden) tx(notice, role === "waiting" ? "game.pitacor.notice.next_round" : "game.pitacor.notice.spectator");

@@ -1,5 +1,5 @@
 // The panels around the board: the clue bar with its countdown, the guesser's preview and
-// confirm, the reveal's results, the scoreboard, the turn order and the podium.
+// confirm, the reveal's results, the scoreboard, the turn order, the podium and the past rounds.
 
 import { h, ht, replace, showError, tx } from "../../dom.js";
 import { cellName, clockText, inkFor, nameOf, parseCell } from "./util.js";
@@ -335,6 +335,77 @@ export function createPodium(ctx) {
         h("li", { class: "podium-row" }, h("span", { class: "place" }, String(p.place)), ctx.avatar(p.seat, p.nickname), h("span", { class: "name" }, p.nickname), h("span", { class: "score" }, String(p.score))),
       ),
     );
+  }
+
+  return { el, update };
+}
+
+// ------------------------------------------------------------------ past rounds
+
+/** Every finished round, newest first: who gave the clues, the target, the clues and who
+ * scored. Folded away while playing (the board needs the room on a phone); open on the
+ * podium, where the whole match is the story. */
+export function createHistory(ctx) {
+  const summary = h("summary", { id: "pitacor-history-title" });
+  const list = h("ol", { class: "pc-history", id: "pitacor-history", "aria-labelledby": "pitacor-history-title" });
+  const el = h("details", { class: "card pc-history-card", id: "pitacor-history-card", hidden: true }, summary, list);
+  let last = "";
+  let wasEnded = false;
+
+  function row(push, r, colours) {
+    const v = push.view;
+    const index = r.target ? parseCell(r.target) : null;
+    const hex = colours && index ? colours[index[0] * v.board.cols + index[1]] : null;
+    // What was added to the scores (in Right away, nothing after the winner crossed the goal).
+    const scored = Object.entries(r.awarded || r.points || {})
+      .filter(([, points]) => points > 0)
+      .sort((a, b) => b[1] - a[1]);
+    const what = r.void
+      ? [ht("span", { class: "muted" }, "game.pitacor.history.void")]
+      : [
+          h("span", { class: "pc-swatch", style: hex ? `background: ${hex}; color: ${inkFor(hex)}` : null, "aria-hidden": "true" }),
+          h("span", { class: "pc-history-cell" }, r.target ?? "?"),
+          ...r.clues.map((clue) => h("q", { class: "pc-history-clue" }, clue)),
+          r.passed ? ht("span", { class: "pill pc-passed" }, "game.pitacor.passed", { multiplier: push.room.settings?.pass_multiplier ?? 2 }) : null,
+        ];
+    return h(
+      "li",
+      { class: "pc-history-round", dataset: { round: r.round } },
+      h(
+        "div",
+        { class: "pc-history-head" },
+        ht("span", { class: "pc-history-no" }, "game.pitacor.round", { round: r.round }),
+        ctx.avatar(r.giver, nameOf(push, r.giver), { size: "sm" }),
+        h("span", { class: "name" }, nameOf(push, r.giver)),
+      ),
+      h("div", { class: "pc-history-what" }, what),
+      h(
+        "ul",
+        { class: "pc-history-points" },
+        scored.length
+          ? scored.map(([id, points]) => h("li", { dataset: { player: id } }, h("span", { class: "name" }, nameOf(push, id)), h("span", { class: "score" }, `+${points}`)))
+          : ht("li", { class: "muted" }, "game.pitacor.history.nobody"),
+      ),
+    );
+  }
+
+  function update(push, colours) {
+    const v = push.view;
+    const rounds = v.history || [];
+    el.hidden = !rounds.length;
+    const ended = v.phase === "ended";
+    if (ended && !wasEnded) el.open = true;
+    wasEnded = ended;
+    if (el.hidden) {
+      last = "";
+      return;
+    }
+    const names = rounds.flatMap((r) => [r.giver, ...Object.keys(r.points || {})]).map((id) => nameOf(push, id));
+    const sig = JSON.stringify([rounds, names, Boolean(colours), push.room.settings?.pass_multiplier]);
+    if (sig === last) return;
+    last = sig;
+    tx(summary, "game.pitacor.history.title", { count: rounds.length });
+    replace(list, [...rounds].reverse().map((r) => row(push, r, colours)));
   }
 
   return { el, update };
