@@ -231,3 +231,62 @@ def test_after_a_server_restart_the_tab_reconnects_and_keeps_what_was_typed(play
     expect(ana.locator("#chat-input")).to_have_value("typed while the server was away")
     ana.locator("#chat-input").press("Enter")
     expect(bo.locator("#chat-log .chat-text")).to_have_text(["typed while the server was away"])
+
+
+# Records what the page plays instead of listening: every oscillator started (its pitch) and
+# every vibration asked for.
+RECORD_SOUNDS = """
+window.__tones = [];
+window.__buzzes = [];
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.__tones.push(this.frequency.value);
+  return start.apply(this, args);
+};
+navigator.vibrate = (pattern) => { window.__buzzes.push(pattern); return true; };
+"""
+TURN_HZ, HURRY_HZ = 880, 660
+
+
+def test_sounds_on_your_turn_and_when_time_is_almost_up_off_by_default(player):
+    """UI.md: "Optional short sounds for 'your turn' and 'time almost up', off by default, a
+    mute toggle; navigator.vibrate on your turn where available." """
+    from pitacor_steps import choose_target, find_giver, give_clue, start_match
+
+    pages = [player(), player(), player()]
+    for page in pages:
+        page.add_init_script(RECORD_SOUNDS)
+        page.reload()
+    toggle = [page.locator("#sound-toggle") for page in pages]
+    expect(toggle[0]).to_have_attribute("aria-pressed", "false")  # off by default
+    expect(toggle[0]).to_have_attribute("aria-label", "Sounds on your turn")
+    for page, switch in zip(pages[1:], toggle[1:], strict=True):
+        switch.click()
+        expect(switch).to_have_attribute("aria-pressed", "true")
+        assert page.evaluate("window.__tones") == [TURN_HZ]  # a sample, on the click
+        page.evaluate("window.__tones = []; window.__buzzes = []")
+
+    start_match(pages, ["Ana", "Bo", "Cy"], clue_seconds=14)
+    g = find_giver(pages)
+    giver = pages[g]
+    guessers = [page for i, page in enumerate(pages) if i != g]
+    tones = lambda page: page.evaluate("window.__tones")  # noqa: E731
+    if g != 0:
+        # The clue giver's turn came with the match; ten seconds before the clock runs out,
+        # two lower beeps.
+        giver.wait_for_function(f"window.__tones.includes({HURRY_HZ})", timeout=10_000)
+        assert tones(giver)[0] == TURN_HZ and tones(giver).count(HURRY_HZ) == 2
+        assert giver.evaluate("window.__buzzes")[0] == 120
+    choose_target(giver, 0)
+    give_clue(giver, "ocean")
+    for i, page in enumerate(pages):
+        if page in guessers and i != 0:
+            page.wait_for_function(f"window.__tones.includes({TURN_HZ})", timeout=5_000)
+            assert HURRY_HZ not in tones(page)  # 45 seconds to guess: no hurry yet
+    if g != 0:
+        assert tones(giver).count(TURN_HZ) == 1  # the clue was its own doing: no news
+    # Sounds off: silence whatever happens.
+    pages[0].wait_for_timeout(300)
+    assert tones(pages[0]) == [] and pages[0].evaluate("window.__buzzes") == []
+    pages[1].reload()
+    expect(pages[1].locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")

@@ -9,6 +9,7 @@ import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, 
 import { prefs } from "./prefs.js";
 import * as home from "./home.js";
 import * as room from "./room.js";
+import { setSoundOn, soundOn } from "./sound.js";
 
 const ROOM_PATH = /^\/r\/([A-Za-z0-9]{4,6})\/?$/;
 const MAX_CHAT_LINES = 200;
@@ -230,6 +231,20 @@ function setupThemeToggle() {
   paint();
 }
 
+function setupSoundToggle() {
+  // Off by default (UI.md): a room of phones beeping at once is nobody's idea of fun.
+  const button = document.getElementById("sound-toggle");
+  const paint = () => {
+    button.setAttribute("aria-pressed", String(soundOn()));
+    label(button, "app.sounds");
+  };
+  button.addEventListener("click", () => {
+    setSoundOn(!soundOn());
+    paint();
+  });
+  paint();
+}
+
 async function boot() {
   try {
     await setLanguage(preferredLanguage());
@@ -238,6 +253,7 @@ async function boot() {
   }
   setupLanguageSwitcher();
   setupThemeToggle();
+  setupSoundToggle();
   retranslate(document);
   document.title = t("app.title");
   app.conn.connect();

@@ -9,6 +9,7 @@ import { prefs } from "./prefs.js";
 import { createChat } from "./chat.js";
 import { createLobby, nicknameOf } from "./lobby.js";
 import { screenFor } from "./games/index.js";
+import { createAlerts } from "./sound.js";
 
 export function mount(main, app, { code }) {
   const cleanups = [];
@@ -16,6 +17,7 @@ export function mount(main, app, { code }) {
   let lobby = null;
   let chat = null;
   let game = null; // {module, handle, name, element}
+  let alerts = null; // the game's turn and hurry sounds (sound.js)
   let gameLoading = null;
   let previous = null; // the push rendered before, to announce what changed
 
@@ -177,7 +179,10 @@ export function mount(main, app, { code }) {
 
   function ctxFor() {
     return {
-      send: (action) => app.conn.act(action),
+      send: (action) => {
+        alerts?.acted();
+        return app.conn.act(action);
+      },
       // Would `action` be accepted now? Resolves, or rejects with the refusal; changes nothing.
       check: (action) => app.conn.request("check", { action }),
       t,
@@ -196,6 +201,7 @@ export function mount(main, app, { code }) {
     const name = push.room.game;
     if (game && game.name === name) {
       game.handle.update(push);
+      alerts?.update(push);
       return;
     }
     if (gameLoading) return; // the newest push is rendered when loading ends
@@ -208,12 +214,16 @@ export function mount(main, app, { code }) {
     replace(gameHost);
     const element = h("div", { class: "game-screen" });
     gameHost.append(element);
+    alerts = createAlerts(() => app.conn.serverNow());
     const handle = module.mount(element, ctxFor());
     game = { name, handle, element };
     handle.update(app.push);
+    alerts.update(app.push);
   }
 
   function dropGame() {
+    alerts?.stop();
+    alerts = null;
     if (!game) return;
     try {
       game.handle.unmount();

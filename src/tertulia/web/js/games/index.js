@@ -27,6 +27,9 @@
 //   `blobs` holds every blob of this room received so far (the view refers to them by key). Render the
 //   latest push; never patch state. `view` is this seat's own view from the game's view().
 // - `unmount()` removes listeners and timers; the room screen empties the element itself.
+// - Sounds are the room's (sound.js), for every game alike: a beep when `view.you.to_do` turns
+//   to something new that this tab's own action did not cause, two lower beeps ten seconds
+//   before `view.deadline` while there is a to-do. A view that names those gets them for free.
 //
 // A game with no module here gets the generic view (status, scoreboard, podium).
 

@@ -7,10 +7,9 @@ import { prefs } from "../prefs.js";
 import { createBoard } from "./pitacor/board.js";
 import { createGiver } from "./pitacor/giver.js";
 import { createClueBar, createGuessPanel, createHistory, createPodium, createReveal, createScores, createTurns } from "./pitacor/panels.js";
-import { clockText, loadBoards, loadStyles, nameOf, ping } from "./pitacor/util.js";
+import { clockText, loadBoards, loadStyles, nameOf } from "./pitacor/util.js";
 
 const EDGES = "pitacor.edges";
-const SOUND = "pitacor.sound";
 
 export function mount(element, ctx) {
   loadStyles();
@@ -42,24 +41,18 @@ export function mount(element, ctx) {
 
   const notice = h("p", { class: "pc-notice", id: "pitacor-notice", hidden: true });
 
-  // Options: coordinates along the edges (for colour-blind players), and a sound on your turn.
+  // Option: coordinates along the edges (for colour-blind players). Sounds are the header's
+  // switch, for every game (sound.js).
   const edges = h("input", { type: "checkbox", id: "pitacor-edges", class: "switch", role: "switch" });
   edges.checked = prefs.get(EDGES) === "1";
   edges.addEventListener("change", () => {
     prefs.set(EDGES, edges.checked ? "1" : "0");
     render();
   });
-  const sound = h("input", { type: "checkbox", id: "pitacor-sound", class: "switch", role: "switch" });
-  sound.checked = prefs.get(SOUND) === "1";
-  sound.addEventListener("change", () => {
-    prefs.set(SOUND, sound.checked ? "1" : "0");
-    if (sound.checked) ping();
-  });
   const options = h(
     "div",
     { class: "pc-options" },
     h("div", { class: "pc-option" }, edges, ht("label", { for: "pitacor-edges" }, "game.pitacor.options.edges")),
-    h("div", { class: "pc-option" }, sound, ht("label", { for: "pitacor-sound" }, "game.pitacor.options.sound")),
   );
   const showBoard = ht("button", { type: "button", class: "ghost pc-show-board", id: "pitacor-show-board", hidden: true }, "game.pitacor.show_board");
   showBoard.addEventListener("click", () => {
@@ -191,7 +184,6 @@ export function mount(element, ctx) {
   function announce(v, said) {
     if (said.todo && said.todo !== lastTodo) {
       ctx.announce(said.key, said.params);
-      if (sound.checked) ping();
     }
     lastTodo = said.todo || null;
     const phase = v.phase;

@@ -80,27 +80,3 @@ export function nameOf(push, id) {
   if (fromView) return fromView.nickname;
   return push?.room?.seats?.find((s) => s.id === id)?.nickname ?? "?";
 }
-
-/** A short beep and a buzz for "your turn", when the player turned sounds on. */
-let audio = null;
-export function ping() {
-  try {
-    navigator.vibrate?.(120);
-  } catch {
-    // Vibration refused: fine.
-  }
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = 880;
-    gain.gain.setValueAtTime(0.001, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.3);
-  } catch {
-    // No audio here: the status line and the announcement still say it.
-  }
-}

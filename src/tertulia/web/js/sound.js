@@ -1,0 +1,97 @@
+// Optional sounds (UI.md, "Motion and sound"): a beep and a short buzz when it becomes your
+// turn, two low beeps when your time is almost up. Off by default; one switch in the header
+// serves every game. The room calls `alerts.update(push)` with every game push: every game's
+// view says what this seat has to do (`you.to_do`) and until when (`deadline`).
+
+import { prefs } from "./prefs.js";
+
+const KEY = "sound";
+const TURN_HZ = 880;
+const HURRY_HZ = 660;
+export const HURRY_SECONDS = 10; // "time almost up": this much left on a clock you must beat
+const OWN_ACTION_GRACE_MS = 1500; // a to-do that follows your own action is your next step, not news
+
+let audio = null;
+
+export function soundOn() {
+  const chosen = prefs.get(KEY);
+  if (chosen !== null) return chosen === "1";
+  return prefs.get("pitacor.sound") === "1"; // Pitacor's own switch, before this one existed
+}
+
+export function setSoundOn(on) {
+  prefs.set(KEY, on ? "1" : "0");
+  if (on) play("turn"); // what it sounds like; also lets the browser start audio (a click)
+}
+
+function tone(hz, at, seconds) {
+  const osc = audio.createOscillator();
+  const gain = audio.createGain();
+  osc.frequency.value = hz;
+  gain.gain.setValueAtTime(0.001, at);
+  gain.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
+  gain.gain.exponentialRampToValueAtTime(0.001, at + seconds);
+  osc.connect(gain).connect(audio.destination);
+  osc.start(at);
+  osc.stop(at + seconds + 0.05);
+}
+
+/** "turn" or "hurry", if sounds are on. Never throws: sound is a nicety. */
+export function play(kind) {
+  if (!soundOn()) return;
+  try {
+    navigator.vibrate?.(kind === "turn" ? 120 : [60, 60, 60]);
+  } catch {
+    // Vibration refused: fine.
+  }
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === "suspended") audio.resume().catch(() => {});
+    const now = audio.currentTime;
+    if (kind === "turn") tone(TURN_HZ, now, 0.25);
+    else {
+      tone(HURRY_HZ, now, 0.12);
+      tone(HURRY_HZ, now + 0.2, 0.12);
+    }
+  } catch {
+    // No audio here: the status line and the announcement still say it.
+  }
+}
+
+/** Turn and hurry alerts for one game screen. `now()` is the server's clock in seconds. */
+export function createAlerts(now) {
+  let todo = null;
+  let deadline = null;
+  let hurried = false;
+  let ownActionAt = -Infinity;
+
+  function check() {
+    if (hurried || todo === null || typeof deadline !== "number") return;
+    const left = deadline - now();
+    if (left > 0 && left <= HURRY_SECONDS) {
+      hurried = true;
+      play("hurry");
+    }
+  }
+  const timer = setInterval(check, 500);
+
+  return {
+    /** Call when this tab sends an action: the to-do it leads to is no news. */
+    acted() {
+      ownActionAt = performance.now();
+    },
+    update(push) {
+      const view = push?.view || {};
+      const next = push?.room?.status === "playing" ? view.you?.to_do || null : null;
+      if (next !== null && next !== todo && performance.now() - ownActionAt > OWN_ACTION_GRACE_MS) play("turn");
+      const nextDeadline = next !== null && typeof view.deadline === "number" ? view.deadline : null;
+      if (nextDeadline !== deadline) hurried = false; // one warning per clock, not per step
+      todo = next;
+      deadline = nextDeadline;
+      check();
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
