@@ -477,9 +477,15 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
     port = _free_port()
     base, url = f"http://{HOST}:{port}", f"ws://{HOST}:{port}/ws"
     if kind == "tertulia":
+        db = workdir / "load.sqlite3"
+        # Every run starts from an empty database. Until this was so, each round's server
+        # restarted on the rooms of the rounds before and rebuilt them all (200 more live rooms
+        # a round): the rounds were not alike, and the last was always ours' slowest.
+        for leftover in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            leftover.unlink(missing_ok=True)
         command = [
             sys.executable, "-m", "tertulia", "serve", "--host", HOST, "--port", str(port),
-            "--db", str(workdir / "load.sqlite3"), "--plain-logs",
+            "--db", str(db), "--plain-logs",
         ]  # fmt: skip
     else:
         command = [
@@ -601,6 +607,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         "server": kind,
         "connections": connections,
         "connections_seen": health.get("connections"),
+        "rooms_seen": health.get("rooms"),  # ours: live rooms once set up (this run's only)
         "setup_seconds": setup_seconds,
         "waited_for_quiet_s": waited,
         "actions": len(samples),

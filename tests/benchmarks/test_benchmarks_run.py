@@ -34,6 +34,8 @@ def test_the_load_benchmark_pools_rounds_of_both_servers_with_every_action_answe
             assert r["actions"] > 0 and r["errors"] == {}, (kind, r)
             assert r["incomplete"] == 0 and r["unanswered"] == 0, (kind, r)
             assert r["connections_seen"] == 6
+        # Each round's server starts from an empty database, not on the rooms of the last.
+        assert results["tertulia"]["rooms_seen"] == 2
     assert "2 rounds pooled" in printed and "pooled ratio ours/bare" in printed
 
 
