@@ -132,9 +132,10 @@ def view(state: State, seat: str | None) -> dict:
     }
 
 
-def blobs(state: State, seat: str | None) -> dict:
+def blobs(state: State, seat: str | None, known: frozenset | set = frozenset()) -> dict:
     """Each player's secret also travels as a blob, seen by its owner only."""
-    return {f"secret:{seat}": state.secrets[seat]} if seat in state.secrets else {}
+    key = f"secret:{seat}"
+    return {key: state.secrets[seat]} if seat in state.secrets and key not in known else {}
 
 
 def may_chat(state: State, seat: str) -> bool:

@@ -24,6 +24,10 @@ Shape of a game module (see ``games/pitacor`` for the first one)::
                                          (optional: the only seats whose views this accepted
                                           action can change, when that is not everyone's;
                                           None: anyone's. The room then rebuilds only those.)
+    blobs(state, seat, known) -> {key: value}
+                                         (optional: large unchanging parts of a view, such as
+                                          drawings, sent once per connection; build only the
+                                          keys not in ``known``, which that connection has)
 
 Seats are the players' public ids (strings). ``seat=None`` in ``apply`` means the room itself:
 timeouts, joins, drops and leaves are ordinary actions sent by the room, so they are logged

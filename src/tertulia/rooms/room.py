@@ -613,8 +613,7 @@ class Room:
         """The game's blobs this seat may see and this connection does not have yet."""
         if game_part(self.model.game, "blobs") is None:
             return None
-        every = game_blobs(self.model, peer.player)
-        fresh = {key: value for key, value in every.items() if key not in peer.sent_blobs}
+        fresh = game_blobs(self.model, peer.player, peer.sent_blobs)
         peer.sent_blobs.update(fresh)
         return fresh or None
 

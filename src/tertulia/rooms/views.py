@@ -4,6 +4,7 @@ line of the public room list. Read-only: nothing here changes a room."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Set
 from typing import Any, TypeVar
 
 import msgspec
@@ -85,12 +86,15 @@ def _as_seat(room: RoomModel, player: str | None) -> str | None:
     return player if seat is not None and not seat.spectator else None
 
 
-def game_blobs(room: RoomModel, player: str | None) -> dict[str, Any]:
-    """Large unchanging pieces of the view this seat may see, by key (games may have none)."""
+def game_blobs(
+    room: RoomModel, player: str | None, known: Set[str] = frozenset()
+) -> dict[str, Any]:
+    """Large unchanging pieces of the view this seat may see, by key (games may have none),
+    leaving out those ``known`` (a connection's: it has them already)."""
     blobs = game_part(room.game, "blobs")
     if room.match is None or blobs is None:
         return {}
-    return blobs(room.match, _as_seat(room, player))
+    return blobs(room.match, _as_seat(room, player), known)
 
 
 def summary(room: RoomModel, online: int) -> dict[str, Any]:

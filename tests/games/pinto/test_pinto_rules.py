@@ -250,6 +250,18 @@ def test_an_interpretation_can_be_changed_until_phase_c_even_while_typing():
     assert rules.current(match.state).marks["p2"].right
 
 
+def test_typing_back_to_the_saved_reading_leaves_no_draft():
+    match = Match(3, first_artist="first_seat", drawing_seconds=60)
+    match.draw("p1", "moon")
+    match.draw("p2", "kite")
+    match.act("p2", Interpret("p1", "moon"))
+    match.act("p2", Interpret("p1", "moonlight", draft=True))
+    match.act("p2", Interpret("p1", "moon", draft=True))
+    assert match.state.works["p2"].drafts == {}
+    match.timeout()
+    assert rules.current(match.state).marks["p2"].right
+
+
 def test_saving_a_reading_clears_its_draft():
     match = Match(3, first_artist="first_seat", drawing_seconds=60)
     match.draw("p1", "moon")
@@ -402,3 +414,5 @@ def test_drawings_travel_as_blobs_seen_by_everyone_once_revealed():
     key = view(match.state, "p2")["drawings"]["p1"]["blob"]
     assert blobs(match.state, "p2")[key][0]["points"] == DOODLE[0].points
     assert blobs(match.state, None) == blobs(match.state, "p3")
+    # A connection that has a drawing is not sent it again (nor is it built again).
+    assert blobs(match.state, "p2", known={key}) == {}

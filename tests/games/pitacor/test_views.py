@@ -132,3 +132,21 @@ def test_each_seat_is_told_what_to_do_now():
     }
     assert view(match.state, match.giver)["you"]["may_chat"] is False
     assert view(match.state, None)["you"]["role"] == "spectator"
+
+
+def test_past_rounds_say_what_was_added_and_which_round_the_match_cut_short():
+    """The history shows each finished round; "the match ends" mid-round (too few players
+    left) files that round unscored, and the view says so rather than "nobody scored"."""
+    match = Match(3, goal=99)
+    giver = match.giver
+    match.play_round(dict(zip(match.guessers, ["A1", "A2"], strict=True)))
+    match.next_round()
+    (first,) = view(match.state, giver)["history"]
+    assert first["unfinished"] is False and first["awarded"] == first["points"]
+    match.choose()
+    match.clue("meadow")
+    match.leave(match.guessers[0])
+    assert match.phase is Phase.ENDED
+    last = view(match.state, match.giver)["history"][-1]
+    assert last["round"] == 2 and last["unfinished"] is True
+    assert last["points"] == {} and last["clues"] == ["meadow"]

@@ -149,8 +149,11 @@ def interpret(state: State, seat: str, action: Interpret, now: float, events) ->
     text = tidy(action.text)
     if len(text) > TEXT_MAX:
         raise RuleError("interpret.too_long", "That's too long.", max=TEXT_MAX)
-    if action.draft:
-        work.drafts[action.artist] = text  # counts only if phase B ends first (begin_judging)
+    if action.draft:  # counts only if phase B ends first (begin_judging)
+        if work.interpretations.get(action.artist) == text:
+            work.drafts.pop(action.artist, None)  # typed back to what is saved: nothing newer
+        else:
+            work.drafts[action.artist] = text
         return
     work.drafts.pop(action.artist, None)
     work.interpretations[action.artist] = text

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import Any
 
 from .rules import current, find, is_done, may_chat
@@ -63,14 +64,15 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     }
 
 
-def blobs(state: State, seat: str | None) -> dict[str, Any]:
+def blobs(state: State, seat: str | None, known: Set[str] = frozenset()) -> dict[str, Any]:
     """Revealed drawings by key: public, unchanging once revealed, and large — so the room
-    sends each one once per connection instead of in every view."""
-    return {
-        _blob_key(state, artist): [_stroke(s) for s in work.drawing]
-        for artist, work in state.works.items()
-        if work.drawing is not None
-    }
+    sends each one once per connection instead of in every view. Only those not ``known``
+    are built: the room asks at every push, and a drawing can hold 30,000 points."""
+    fresh = {}
+    for artist, work in state.works.items():
+        if work.drawing is not None and (key := _blob_key(state, artist)) not in known:
+            fresh[key] = [_stroke(s) for s in work.drawing]
+    return fresh
 
 
 def _blob_key(state: State, artist: str) -> str:

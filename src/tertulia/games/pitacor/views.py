@@ -174,6 +174,8 @@ def _summary(rnd: Round) -> dict[str, Any]:
         "passed": rnd.passed,
         "points": dict(rnd.points),
         "awarded": dict(rnd.awarded),  # what was added: right-away can stop after the winner
+        # The match ended during it (too few players left): never scored.
+        "unfinished": not rnd.void and not rnd.points,
     }
 
 

@@ -179,8 +179,8 @@ export function mount(main, app, { code }) {
 
   function ctxFor() {
     return {
-      send: (action) => {
-        alerts?.acted();
+      send: (action, { background = false } = {}) => {
+        if (!background) alerts?.acted();
         return app.conn.act(action);
       },
       // Would `action` be accepted now? Resolves, or rejects with the refusal; changes nothing.
@@ -197,7 +197,8 @@ export function mount(main, app, { code }) {
     };
   }
 
-  async function showGame(push) {
+  /** `started`: this page saw the lobby just before (the match began under its eyes). */
+  async function showGame(push, started) {
     const name = push.room.game;
     if (game && game.name === name) {
       game.handle.update(push);
@@ -218,7 +219,8 @@ export function mount(main, app, { code }) {
     const handle = module.mount(element, ctxFor());
     game = { name, handle, element };
     handle.update(app.push);
-    alerts.update(app.push);
+    // A to-do already there when this page came (a reload, a rejoin) is no news to beep.
+    alerts.update(app.push, { quiet: !started });
   }
 
   function dropGame() {
@@ -244,6 +246,7 @@ export function mount(main, app, { code }) {
     if (destroyed || push.room.code !== code) return;
     buildLayout();
     announceChanges(push);
+    const started = previous?.room?.status === "lobby";
     previous = push;
     paintTitle(push.room);
     const room = push.room;
@@ -269,7 +272,7 @@ export function mount(main, app, { code }) {
       } else if (!rematchBox.contains(rematchButton)) {
         replace(rematchBox, rematchButton, rematchError);
       }
-      showGame(push);
+      showGame(push, started);
     }
   }
 

@@ -10,6 +10,8 @@ const TURN_HZ = 880;
 const HURRY_HZ = 660;
 export const HURRY_SECONDS = 10; // "time almost up": this much left on a clock you must beat
 const OWN_ACTION_GRACE_MS = 1500; // a to-do that follows your own action is your next step, not news
+// "Carry on" to-dos that everyone gets while looking at a reveal: no beep for those.
+const QUIET_TODOS = new Set(["ready", "next_round"]);
 
 let audio = null;
 
@@ -66,7 +68,7 @@ export function createAlerts(now) {
   let ownActionAt = -Infinity;
 
   function check() {
-    if (hurried || todo === null || typeof deadline !== "number") return;
+    if (hurried || todo === null || deadline === null) return;
     const left = deadline - now();
     if (left > 0 && left <= HURRY_SECONDS) {
       hurried = true;
@@ -76,18 +78,28 @@ export function createAlerts(now) {
   const timer = setInterval(check, 500);
 
   return {
-    /** Call when this tab sends an action: the to-do it leads to is no news. */
+    /** Call when the player sends an action: the to-do it leads to is no news. */
     acted() {
       ownActionAt = performance.now();
     },
-    update(push) {
+    /** Every game push. `quiet`: take it in without a sound (a reload, a rejoin mid-match:
+     * the to-do was already there before this page saw it). */
+    update(push, { quiet = false } = {}) {
       const view = push?.view || {};
       const next = push?.room?.status === "playing" ? view.you?.to_do || null : null;
-      if (next !== null && next !== todo && performance.now() - ownActionAt > OWN_ACTION_GRACE_MS) play("turn");
+      const news = next !== null && next !== todo && !QUIET_TODOS.has(next);
+      const rang = news && !quiet && performance.now() - ownActionAt > OWN_ACTION_GRACE_MS;
+      if (rang) play("turn");
       const nextDeadline = next !== null && typeof view.deadline === "number" ? view.deadline : null;
-      if (nextDeadline !== deadline) hurried = false; // one warning per clock, not per step
+      if (nextDeadline !== deadline) {
+        // One warning per clock, and only for a clock long enough for "almost up" to be news
+        // (a 10-second pause after a reveal is not).
+        hurried = nextDeadline === null || nextDeadline - now() <= 2 * HURRY_SECONDS;
+      }
       todo = next;
       deadline = nextDeadline;
+      // A to-do that comes with little time left: its own beep says it, not two beeps more.
+      if (rang && deadline !== null && deadline - now() <= HURRY_SECONDS) hurried = true;
       check();
     },
     stop() {

@@ -7,8 +7,10 @@
 // - `element` is an empty <div> the screen owns entirely (the room screen keeps the header,
 //   the status line, the chat and the rematch button around it).
 // - `ctx` gives the screen everything it may use:
-//     send(action)          -> Promise: sends {"type": "act", "action": action}; resolves with
-//                              the ack's data, rejects with {code, message, params}
+//     send(action, {background}) -> Promise: sends {"type": "act", "action": action};
+//                              resolves with the ack's data, rejects with {code, message,
+//                              params}. `background: true` for what the page sends by itself
+//                              (a draft kept while typing): not a step the player took
 //     check(action)         -> Promise: asks whether `action` would be accepted now (a dry run
 //                              on the server: resolves, or rejects with the refusal); for live
 //                              "why not" hints while the player types
@@ -28,8 +30,10 @@
 //   latest push; never patch state. `view` is this seat's own view from the game's view().
 // - `unmount()` removes listeners and timers; the room screen empties the element itself.
 // - Sounds are the room's (sound.js), for every game alike: a beep when `view.you.to_do` turns
-//   to something new that this tab's own action did not cause, two lower beeps ten seconds
-//   before `view.deadline` while there is a to-do. A view that names those gets them for free.
+//   to something new that this tab's own action did not cause (not for the "carry on" to-dos
+//   "ready" and "next_round", which come to everyone looking at a reveal), two lower beeps
+//   ten seconds before `view.deadline` while there is a to-do and the clock was long enough
+//   for that to be news. A view that names those gets them for free.
 //
 // A game with no module here gets the generic view (status, scoreboard, podium).
 

@@ -98,15 +98,22 @@ export function createGallery(ctx) {
     }
   }
 
-  /** Send the box of `artist` as a draft if the server has neither it nor it as saved. */
+  /** What the server would count for `artist` now: the draft if any (it is newer). */
+  function kept(artist) {
+    const view = push?.view;
+    return view?.my_drafts?.[artist] ?? view?.my_interpretations?.[artist];
+  }
+
+  /** Send the box of `artist` as a draft unless the server already counts that text (typing
+   * back to the saved reading sends it too: the server then drops the older draft). */
   async function keepDraft(artist) {
     const parts = cards.get(artist);
-    if (!parts || parts.input.disabled || parts.form.hidden) return;
+    if (!parts || parts.input.disabled || parts.form.hidden || !el.isConnected || el.hidden) return;
     const text = parts.input.value.trim();
-    const view = push?.view;
-    if (view?.my_interpretations?.[artist] === text || view?.my_drafts?.[artist] === text) return;
+    if (kept(artist) === text) return;
     try {
-      await ctx.send({ type: "interpret", artist, text, draft: true });
+      // In the background: not a step the player took (it must not hush their next turn's beep).
+      await ctx.send({ type: "interpret", artist, text, draft: true }, { background: true });
     } catch {
       // Not worth a message while typing (the phase may just have ended); the box itself is
       // saved on Enter or on leaving it, and that one reports its errors.
@@ -121,7 +128,8 @@ export function createGallery(ctx) {
     clearTimeout(parts.draftTimer);
     const text = parts.input.value.trim();
     const saved = push?.view?.my_interpretations?.[artist];
-    if (saved === text) return true;
+    const draft = push?.view?.my_drafts?.[artist];
+    if (saved === text && draft === undefined) return true; // a draft must be cleared by a save
     parts.sending = true;
     paintState(parts, artist);
     try {
@@ -139,11 +147,14 @@ export function createGallery(ctx) {
 
   function paintState(parts, artist) {
     const saved = push?.view?.my_interpretations?.[artist];
+    const draft = push?.view?.my_drafts?.[artist];
     const text = parts.input.value.trim();
     let key = "game.pinto.gallery.unsaved";
     if (parts.sending) key = "game.pinto.gallery.saving";
+    // While a draft is kept the label stays put as the player types on (it is a live region:
+    // a flip at every keystroke and pause would be read out each time).
+    else if (draft !== undefined) key = "game.pinto.gallery.draft";
     else if (saved !== undefined && saved === text) key = text ? "game.pinto.gallery.saved" : "game.pinto.gallery.blank";
-    else if (text && push?.view?.my_drafts?.[artist] === text) key = "game.pinto.gallery.draft";
     else if (saved === undefined && !text) key = "game.pinto.gallery.empty";
     tx(parts.state, key);
     parts.state.dataset.state = key.split(".").pop();
@@ -171,7 +182,10 @@ export function createGallery(ctx) {
     blobs = kept;
     const view = next.view || {};
     el.hidden = view.phase !== "create";
-    if (el.hidden) return;
+    if (el.hidden) {
+      for (const parts of cards.values()) clearTimeout(parts.draftTimer); // phase B is over
+      return;
+    }
     if (round !== view.round) {
       round = view.round;
       guessKey = `${GUESS_PREFIX}${next.room.code}.${round}`;

@@ -362,11 +362,14 @@ export function createHistory(ctx) {
       .sort((a, b) => b[1] - a[1]);
     const what = r.void
       ? [ht("span", { class: "muted" }, "game.pitacor.history.void")]
-      : [
+      : r.unfinished && !r.target
+        ? [ht("span", { class: "muted" }, "game.pitacor.history.unfinished")]
+        : [
           h("span", { class: "pc-swatch", style: hex ? `background: ${hex}; color: ${inkFor(hex)}` : null, "aria-hidden": "true" }),
           h("span", { class: "pc-history-cell" }, r.target ?? "?"),
           ...r.clues.map((clue) => h("q", { class: "pc-history-clue" }, clue)),
           r.passed ? ht("span", { class: "pill pc-passed" }, "game.pitacor.passed", { multiplier: push.room.settings?.pass_multiplier ?? 2 }) : null,
+          r.unfinished ? ht("span", { class: "muted" }, "game.pitacor.history.unfinished") : null,
         ];
     return h(
       "li",
@@ -382,7 +385,9 @@ export function createHistory(ctx) {
       h(
         "ul",
         { class: "pc-history-points" },
-        scored.length
+        r.unfinished
+          ? null
+          : scored.length
           ? scored.map(([id, points]) => h("li", { dataset: { player: id } }, h("span", { class: "name" }, nameOf(push, id)), h("span", { class: "score" }, `+${points}`)))
           : ht("li", { class: "muted" }, "game.pitacor.history.nobody"),
       ),
