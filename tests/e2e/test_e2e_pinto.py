@@ -329,3 +329,34 @@ def test_drawing_time_up_the_reading_still_being_typed_counts(player):
     row = ana.locator(f"#pn-interps li[data-seat='{ids[1]}']")
     expect(row.locator(".pn-said")).to_have_text("lighthouse")
     expect(row.locator(".pn-reason")).to_have_text("same words")
+
+
+def test_judging_time_up_the_marks_stand_and_the_next_artist_follows(player):
+    """ "Judging time is up: the marks stand as they are" — an artist who never confirms does
+    not hold the table: the server's marks score the drawing and the next artist's comes."""
+    pages = [player(viewport=LAPTOP) for _ in range(3)]
+    start_pinto(
+        pages,
+        ["Ana", "Bo", "Cy"],
+        settings={"judging_seconds": 12, "first_artist": "first_seat", "rounds": 1},
+    )
+    ana, bo, cy = pages
+    ids = [my_id(page) for page in pages]
+    for page, title in zip(pages, ("lighthouse", "umbrella", "volcano"), strict=True):
+        wait_for(page, phase="create", todo="write_title")
+        write_title(page, title)
+        draw(page)
+        reveal(page)
+    interpret(bo, ids[0], "lighthouse")  # right
+    finish_with_blanks(bo)
+    finish_with_blanks(ana)
+    finish_with_blanks(cy)
+    wait_for(cy, phase="judge", judged=0)
+    assert screen(cy).get_attribute("data-artist") == ids[0]
+    # Ana never confirms; the clock does it for her.
+    expect(screen(cy)).to_have_attribute("data-judged", "1", timeout=20_000)
+    assert screen(cy).get_attribute("data-artist") == ids[1]
+    row = lambda seat: cy.locator(f"#pn-players li[data-player='{seat}'] .score")  # noqa: E731
+    expect(row(ids[0])).to_have_text("1")  # one right, one wrong: the artist +1
+    expect(row(ids[1])).to_have_text("1")  # and the one who was right +1
+    expect(row(ids[2])).to_have_text("0")
