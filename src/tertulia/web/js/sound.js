@@ -8,7 +8,7 @@ import { prefs } from "./prefs.js";
 const KEY = "sound";
 const TURN_HZ = 880;
 const HURRY_HZ = 660;
-export const HURRY_SECONDS = 10; // "time almost up": this much left on a clock you must beat
+const HURRY_SECONDS = 10; // "time almost up": this much left on a clock you must beat
 const OWN_ACTION_GRACE_MS = 1500; // a to-do that follows your own action is your next step, not news
 // "Carry on" to-dos that everyone gets while looking at a reveal: no beep for those.
 const QUIET_TODOS = new Set(["ready", "next_round"]);
