@@ -160,6 +160,7 @@ export function createChat(app) {
     setAllowed,
     destroy() {
       for (const off of offs) off();
+      toggle.remove(); // it lives outside the room's screen (the status bar)
       document.body.classList.remove("chat-open");
     },
   };

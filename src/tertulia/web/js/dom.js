@@ -135,3 +135,20 @@ export function confirmDialog(messageKey, params, confirmKey) {
     cancel.focus();
   });
 }
+
+const NARROW = matchMedia("(max-width: 959px)");
+
+/** On a phone, when the game moves on to a new step: bring `el`'s top just under the sticky
+ * status bar if it is out of sight (a player scrolled down to the last step's controls would
+ * otherwise meet the new step half-hidden, its clock under the bar). Wide screens are left
+ * alone: the steps sit side by side there. */
+export function bringIntoView(el) {
+  if (!NARROW.matches || !el || el.hidden || !el.isConnected) return;
+  const bar = document.getElementById("status-bar");
+  const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  const top = el.getBoundingClientRect().top;
+  if (top >= barBottom && top < window.innerHeight * 0.5) return; // already in sight
+  const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const barHeight = bar ? bar.offsetHeight : 0;
+  window.scrollTo({ top: Math.max(0, window.scrollY + top - barHeight - 8), behavior: reduce ? "auto" : "smooth" });
+}

@@ -140,6 +140,7 @@ export function mount(main, app, { code }) {
   function buildLayout() {
     if (layoutReady) return;
     layoutReady = true;
+    chat?.destroy(); // a layout built before (then replaced by a problem) leaves its button
     chat = createChat(app);
     replace(
       screen,
@@ -150,8 +151,9 @@ export function mount(main, app, { code }) {
         leaveButton,
       ),
       h("div", { class: "room-columns" }, body, chat.el),
-      chat.toggle,
     );
+    // On a phone the chat button lives in the sticky status bar (hidden on a wide screen).
+    document.getElementById("status-bar")?.append(chat.toggle);
   }
 
   function paintTitle(room) {
@@ -283,6 +285,8 @@ export function mount(main, app, { code }) {
       app.conn.room = null;
       showProblem(error);
       layoutReady = false;
+      chat?.destroy();
+      chat = null;
       dropLobby();
       dropGame();
     }),

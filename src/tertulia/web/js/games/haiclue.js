@@ -6,7 +6,7 @@
 // built (builder.js). Cards: this seat's own card comes in view.card while secret; another
 // player's card is only ever drawn from a scored result (view.results), never before.
 
-import { h, ht, replace, showError, tx } from "../dom.js";
+import { bringIntoView, h, ht, replace, showError, tx } from "../dom.js";
 import { createBuilder } from "./haiclue/builder.js";
 import { clueTiles, currentResult, paintHistory, paintPlayers, resultRows, targetWord, waitingFor } from "./haiclue/panels.js";
 import { clockText, colourChip, keepFocus, paintMeter, paintPodium, paintTargets } from "./haiclue/parts.js";
@@ -381,6 +381,10 @@ export function mount(element, ctx) {
     if (v.you && typeof v.you.may_chat === "boolean") ctx.setChatAllowed(v.you.may_chat);
     status(v, turnover);
     tick();
+    // A new step (the guesses, the next clue's reading, the reveal, the end): on a phone, its
+    // round line and clock come into view.
+    const step = (x) => `${x?.round}|${x?.phase}|${x?.reading?.index ?? ""}`;
+    if (prev && step(prev) !== step(v)) bringIntoView(root);
     prev = v;
   }
 

@@ -8,7 +8,7 @@
 // arrive once per connection as `push.blobs` and are kept per room (util.keepBlobs).
 // The root carries data-phase / data-round / data-todo / data-artist for the tests.
 
-import { h, ht, tx } from "../dom.js";
+import { bringIntoView, h, ht, tx } from "../dom.js";
 import { createOwnWork } from "./pinto/create.js";
 import { createGallery } from "./pinto/gallery.js";
 import { createFinal, createPlayers, createRoundResults } from "./pinto/scores.js";
@@ -41,6 +41,7 @@ export function mount(element, ctx) {
   let push = null;
   let deadline = null;
   let lastTodo = null;
+  let lastStep = null; // round|phase: a new one brings the screen's top into view on a phone
   const titlesByRound = new Map(); // round -> {artist: title}, kept for the round's results
   const ticker = setInterval(tick, 250);
 
@@ -144,6 +145,10 @@ export function mount(element, ctx) {
       }
       status(view, roomStatus);
       if (view.you && typeof view.you.may_chat === "boolean") ctx.setChatAllowed(view.you.may_chat);
+      // A new round (its results and the title box on top), the next drawing judged, the end.
+      const step = `${view.round}|${root.dataset.phase}|${root.dataset.artist}`;
+      if (lastStep !== null && step !== lastStep) bringIntoView(root);
+      lastStep = step;
     },
     unmount() {
       clearInterval(ticker);
