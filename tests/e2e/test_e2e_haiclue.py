@@ -225,6 +225,11 @@ def test_a_phone_builds_a_clue_without_sideways_scrolling(player, artifacts):
         assert box["width"] >= 44 and box["height"] >= 44, f"{selector} is smaller than 44 px"
     phone.locator("#hc-clue-row").scroll_into_view_if_needed()
     phone.screenshot(path=artifacts / "haiclue-clue-360x640.png")
+    # A reload keeps the half-built clue, in its order (UI.md: "never loses what the player
+    # was typing").
+    phone.reload()
+    wait_for(phone, phase="build", round=1)
+    expect(phone.locator("#hc-clue-row .hc-tile")).to_have_text([words[3], words[2], words[1]])
 
     phone.locator("#hc-submit").click()
     expect(phone.locator("#hc-confirm-box")).to_contain_text(" ".join(clue(phone)))

@@ -371,7 +371,7 @@ export function mount(element, ctx) {
     const building = v.phase === "build" && v.you?.to_do === "build_clue" && Array.isArray(v.rack);
     builder.el.hidden = !building;
     if (Array.isArray(v.rack)) {
-      builder.update({ words: v.rack, roundSide: v.side, minTiles: push.room.settings?.min_clue_tiles ?? 2, round: v.round, anim: turnover?.kind ?? null });
+      builder.update({ words: v.rack, roundSide: v.side, minTiles: push.room.settings?.min_clue_tiles ?? 2, round: v.round, room: push.room.code, anim: turnover?.kind ?? null });
     }
     paintDone(v);
     paintReveal(v);

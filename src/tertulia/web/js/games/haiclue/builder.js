@@ -3,13 +3,16 @@
 // Tap a rack tile to add it to the end of the clue (tap it again, or tap it in the clue, to
 // take it back); reorder with the ◀ ▶ buttons or by dragging (pointer events, so a mouse, a
 // pen or a finger; rack tiles keep vertical swipes for scrolling on a phone). The draft lives
-// here, across pushes, until the clue is sent or the round changes. A finished clue is final,
-// so sending asks once more ("Send this clue?").
+// here, across pushes, until the clue is sent or the round changes, and in localStorage, so a
+// reload keeps it (UI.md: trouble "never loses what the player was typing"). A finished clue
+// is final, so sending asks once more ("Send this clue?").
 
 import { h, ht, label, replace, showError, tx } from "../../dom.js";
+import { local } from "../../prefs.js";
 import { keepFocus } from "./parts.js";
 
 const DRAG_START_PX = 6;
+const DRAFT_PREFIX = "tertulia.haiclue.clue.";
 
 export function createBuilder(ctx) {
   let rack = [];
@@ -22,6 +25,7 @@ export function createBuilder(ctx) {
   let pendingRender = false;
   let suppressClick = false;
   let animate = null; // "flip" | "pass" for the next paint
+  let draftKey = null; // where this round's draft is kept (room and round)
 
   const clueRow = h("ol", { class: "hc-clue-row", id: "hc-clue-row" });
   label(clueRow, "game.haiclue.build.clue_label");
@@ -54,6 +58,7 @@ export function createBuilder(ctx) {
   });
 
   function changed() {
+    if (draftKey) local.set(draftKey, draft);
     confirming = false;
     showError(error, null);
     paint();
@@ -275,7 +280,7 @@ export function createBuilder(ctx) {
   return {
     el,
     /** Show `words` (your rack on this round's side); keeps the draft while the rack allows. */
-    update({ words, roundSide, minTiles, round, anim }) {
+    update({ words, roundSide, minTiles, round, room, anim }) {
       const next = `${round}|${roundSide}|${minTiles}|${words.join(" ")}`;
       if (next === signature) return;
       const sameRound = signature.split("|")[0] === String(round);
@@ -283,11 +288,16 @@ export function createBuilder(ctx) {
       rack = words;
       side = roundSide;
       min = minTiles;
-      draft = sameRound ? draft.filter((w) => rack.includes(w)) : [];
       if (!sameRound) {
+        // A new round, or a page that just came: the draft this browser kept, if any.
+        draftKey = `${DRAFT_PREFIX}${room}.${round}`;
+        for (const old of local.keys(DRAFT_PREFIX)) if (old !== draftKey) local.set(old, null);
+        const kept = local.get(draftKey);
+        draft = Array.isArray(kept) ? kept : [];
         confirming = false;
         showError(error, null);
       }
+      draft = draft.filter((w, i) => rack.includes(w) && draft.indexOf(w) === i);
       if (anim) animate = anim;
       paint();
     },

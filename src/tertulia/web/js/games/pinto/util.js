@@ -95,29 +95,4 @@ export function keepFocus(root, fn) {
   if (el && !el.disabled && !el.closest("[hidden]")) el.focus({ preventScroll: true });
 }
 
-/** localStorage that never throws (private mode, quotas). */
-export const local = {
-  get(key) {
-    try {
-      const raw = localStorage.getItem(key);
-      return raw === null ? null : JSON.parse(raw);
-    } catch {
-      return null;
-    }
-  },
-  set(key, value) {
-    try {
-      if (value === null || value === undefined) localStorage.removeItem(key);
-      else localStorage.setItem(key, JSON.stringify(value));
-    } catch {
-      // Storage refused: the drawing lives on in memory for this tab.
-    }
-  },
-  keys(prefix) {
-    try {
-      return Object.keys(localStorage).filter((k) => k.startsWith(prefix));
-    } catch {
-      return [];
-    }
-  },
-};
+export { local } from "../../prefs.js"; // drafts kept across a reload
