@@ -106,12 +106,15 @@ def test_three_players_play_a_whole_game_to_the_end_screen(player, artifacts):
             for page, me in zip(pages, ids, strict=True):
                 if me != author:
                     guess(page, colour)
-            for page in pages:
+            for page, me in zip(pages, ids, strict=True):
                 wait_for(page, phase="reveal", reading=reading)
                 # The reveal shows the author's card: the one their own screen showed them.
                 line = page.locator("#hc-card-line")
                 expect(line).to_have_attribute("data-card-of", author)
                 expect(line).to_have_attribute("data-colour", cards[author])
+                if me == author:  # one's own card and clue are "yours", not "Ana's"
+                    expect(line).to_contain_text("Your card:")
+                    expect(page.locator("#status-line")).to_contain_text("Your clue is scored")
                 expect(page.locator("#hc-results li")).to_have_count(3)
                 author_points = "+0" if author == ids[2] else "+2"
                 expect(page.locator(f'#hc-results li[data-player="{author}"] .score')).to_have_text(

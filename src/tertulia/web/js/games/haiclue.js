@@ -172,7 +172,7 @@ export function mount(element, ctx) {
         h(
           "p",
           { class: "hc-card-line", id: "hc-card-line", dataset: { cardOf: result.author, colour: result.card } },
-          ht("span", {}, "game.haiclue.reveal.card_line", { name: nick(result.author), word: targetWord(v, result.card) }),
+          ht("span", {}, result.author === ctx.me ? "game.haiclue.reveal.card_line_yours" : "game.haiclue.reveal.card_line", { name: nick(result.author), word: targetWord(v, result.card) }),
           " ",
           colourChip(result.card),
         ),
@@ -312,7 +312,7 @@ export function mount(element, ctx) {
       key = "game.haiclue.status.guess";
       params = { name: nick(author) };
     } else if (todo === "ready") {
-      key = "game.haiclue.status.ready";
+      key = author === ctx.me ? "game.haiclue.status.ready_yours" : "game.haiclue.status.ready";
       params = { name: nick(author) };
     } else if (v.phase === "guess" && author === ctx.me) {
       key = "game.haiclue.status.author";

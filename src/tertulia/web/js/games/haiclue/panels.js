@@ -83,7 +83,7 @@ export function paintPlayers(playersList, ctx, v) {
           h("span", { class: "name" }, p.nickname),
           p.id === ctx.me ? ht("span", { class: "pill you" }, "lobby.you") : null,
           p.online === false && !p.left ? ht("span", { class: "pill" }, "lobby.offline") : null,
-          state ? ht("span", { class: `pill hc-state state-${state}${waiting.has(p.id) ? " waiting" : ""}` }, `game.haiclue.players.${state}`) : null,
+          state ? ht("span", { class: `pill hc-state state-${state}${waiting.has(p.id) ? " waiting" : ""}` }, `game.haiclue.players.${state}${state === "author" && p.id === ctx.me ? "_you" : ""}`) : null,
         ),
         v.cooperative ? null : h("span", { class: "score" }, String(p.score)),
       );

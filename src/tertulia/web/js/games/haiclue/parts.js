@@ -93,7 +93,7 @@ export function paintTargets(list, ctx, targets, marks) {
         h("span", { class: `hc-target-word side-${marks.side}` }, word ?? "—"),
       ];
       if (mine) inner.push(ht("span", { class: "hc-flag hc-flag-mine", dataset: { cardOf: ctx.me } }, "game.haiclue.your_card"));
-      if (card) inner.push(ht("span", { class: "hc-flag hc-flag-card", dataset: { cardOf: card.author } }, "game.haiclue.reveal.card_of", { name: card.name }));
+      if (card) inner.push(ht("span", { class: "hc-flag hc-flag-card", dataset: { cardOf: card.author } }, card.author === ctx.me ? "game.haiclue.your_card" : "game.haiclue.reveal.card_of", { name: card.name }));
       if (picked) inner.push(ht("span", { class: "hc-flag hc-flag-pick" }, "game.haiclue.guess.your_pick"));
       if (guessers.length) {
         inner.push(

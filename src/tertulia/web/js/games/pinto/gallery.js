@@ -251,7 +251,12 @@ export function createGallery(ctx) {
     if (!playing) tx(note, "game.pinto.gallery.note_watch");
     else if (!iRevealed) tx(note, "game.pinto.gallery.note_reveal_first");
     else if (!revealedOthers.length) tx(note, "game.pinto.gallery.note_none_yet");
-    else tx(note, "game.pinto.gallery.note", { done, count: revealedOthers.length });
+    else {
+      // The status line's numbers (the server's progress: every other drawing of the round,
+      // revealed or not yet), so the two never disagree.
+      const progress = view.players?.find((p) => p.id === ctx.me)?.progress;
+      tx(note, "game.pinto.gallery.note", { done: progress?.interpreted ?? done, count: progress?.of ?? revealedOthers.length });
+    }
     const me = view.players?.find((p) => p.id === ctx.me);
     finishButton.hidden = !playing || !iRevealed || !revealedOthers.length || Boolean(me?.progress?.done) || done === revealedOthers.length;
     if (finishButton.hidden) showError(finishError, null);
