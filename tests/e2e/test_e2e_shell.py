@@ -33,6 +33,13 @@ def test_two_players_create_and_join_by_code_and_see_each_other(player):
     expect(bo.locator("#seats li", has_text="Ana").locator(".pill.host")).to_be_visible()
     expect(ana.locator("#seats li", has_text="Bo").locator(".presence")).to_have_text("Online")
     expect(ana.locator("#share-link")).to_have_value(re.compile(f"/r/{code}$"))
+    # Each has a colour of their own, the same on both screens (the seat's, from the server).
+    colours = [
+        [page.locator("#seats li .avatar").nth(i).get_attribute("style") for i in (0, 1)]
+        for page in (ana, bo)
+    ]
+    assert colours[0] == colours[1], colours
+    assert "#1f6feb" in colours[0][0] and "#c2410c" in colours[0][1]  # seat colours 0 and 1
     expect(ana.locator("img.qr")).to_have_attribute("src", f"/r/{code}/qr.svg")
 
 

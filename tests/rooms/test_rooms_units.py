@@ -80,13 +80,26 @@ def test_a_refused_record_changes_nothing():
         assert views.lobby_view(room) == before
 
 
+def test_each_newcomer_takes_the_lowest_colour_nobody_present_has():
+    """UI.md: "Player identity = colour + initial + shape": in a room, a colour of one's own."""
+    room = _room()
+    for i, who in enumerate("abc"):
+        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
+    assert [s["colour"] for s in views.lobby_view(room)["seats"]] == [0, 1, 2]
+    model.fold(room, model.Left(at=5, player="b"))
+    model.fold(room, model.Joined(at=6, player="d", nickname="D"))
+    seats = {s["id"]: s["colour"] for s in views.lobby_view(room)["seats"]}
+    assert seats == {"a": 0, "c": 2, "d": 1}
+
+
 @given(
     st.lists(
         st.sampled_from(["join", "add", "chat", "drop", "back", "settings", "leave"]), max_size=30
     )
 )
 def test_replaying_the_records_rebuilds_the_same_room(steps):
-    """Live folding and replay are one code path: accepted records, refolded, give the same room."""
+    """Live folding and replay are one code path: accepted records, refolded, give the same room
+    (colours included); and no two people in the room ever share a colour."""
     room, accepted = _room(), []
     people = ["a", "b", "c"]
     for i, step in enumerate(steps):
@@ -107,6 +120,8 @@ def test_replaying_the_records_rebuilds_the_same_room(steps):
             accepted.append(model.record_encoder.encode(record))
         except RuleError:
             pass
+        colours = [s.colour for s in room.seats]
+        assert len(set(colours)) == len(colours)  # nobody present shares a colour
     again = _room()
     for raw in accepted:
         model.fold(again, model.record_decoder.decode(raw))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import enum
+import itertools
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -128,6 +129,10 @@ class Seat:
     nickname: str
     spectator: bool = False
     online: bool = True
+    # The player's colour in this room: the lowest number no one present has, given at join,
+    # so the first eight people in a room never share a colour (the client's palette has
+    # eight) and replaying the log gives everyone the same one again.
+    colour: int = 0
 
 
 @dataclass
@@ -170,7 +175,8 @@ def _joined(room: RoomModel, r: Joined) -> list[Event]:
     if room.seat(r.player) is not None:
         raise RuleError("room.already_in", "You are already in this room.")
     nickname = check_nickname(room, r.nickname, r.player)
-    seat = Seat(r.player, nickname)
+    taken = {s.colour for s in room.seats}
+    seat = Seat(r.player, nickname, colour=next(c for c in itertools.count() if c not in taken))
     if room.status is Status.ENDED:
         seat.spectator, events = True, []  # a seat at the rematch (Rematched promotes them)
     elif room.status is Status.PLAYING:

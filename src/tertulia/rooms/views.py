@@ -33,6 +33,7 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
                 "spectator": s.spectator,
                 "online": s.online,
                 "host": s.player == room.host,
+                "colour": s.colour,
             }
             for s in room.seats
         ],

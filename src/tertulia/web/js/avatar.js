@@ -1,6 +1,8 @@
 // Player identity = colour + initial + shape, never colour alone (UI.md).
-// Both come from the public player id, so a player looks the same on every screen and every
-// device, in the lobby and in any game. Game screens import `avatar` and `identity`.
+// In a room, colour and shape come from the seat's colour number, which the server gives at
+// join (the lowest free one): the first eight people never share a colour, on every screen
+// and every device. Anyone else (a player who has left, the home page's recent matches) gets
+// them from a hash of the public id. Game screens import `avatar` and `identity`.
 
 import { h } from "./dom.js";
 
@@ -19,14 +21,32 @@ function hash(text) {
   return value;
 }
 
+// The room's seats' colour numbers, by player id (kept for the room: a player who leaves
+// keeps their look on the scoreboards that still show them).
+let seatColours = new Map();
+let seatRoom = null;
+
+/** Called by the room with every push: `room.code` and `room.seats` (each with `colour`). */
+export function setSeats(code, seats) {
+  if (code !== seatRoom) {
+    seatRoom = code;
+    seatColours = new Map();
+  }
+  for (const seat of seats || []) if (Number.isInteger(seat.colour)) seatColours.set(seat.id, seat.colour);
+}
+
 /** The colour and shape of player `id`, and the initial of `nickname`. */
 export function identity(id, nickname) {
+  const initial = (Array.from(String(nickname || "?").trim())[0] || "?").toLocaleUpperCase();
+  const seat = seatColours.get(id);
+  if (seat !== undefined) {
+    return { colour: COLOURS[seat % COLOURS.length], shape: SHAPES[seat % SHAPES.length], initial };
+  }
   const n = hash(String(id || nickname || "?"));
-  const initial = Array.from(String(nickname || "?").trim())[0] || "?";
   return {
     colour: COLOURS[n % COLOURS.length],
     shape: SHAPES[Math.floor(n / COLOURS.length) % SHAPES.length],
-    initial: initial.toLocaleUpperCase(),
+    initial,
   };
 }
 

@@ -2,7 +2,7 @@
 // latest `room` push: the lobby while room.status is "lobby", the game area while "playing"
 // or "ended" (with the host's Rematch button), and the chat beside either.
 
-import { avatar, identity } from "./avatar.js";
+import { avatar, identity, setSeats } from "./avatar.js";
 import { confirmDialog, h, ht, replace, showError } from "./dom.js";
 import { loadGameStrings, t, tError } from "./i18n.js";
 import { prefs } from "./prefs.js";
@@ -246,6 +246,7 @@ export function mount(main, app, { code }) {
 
   function render(push) {
     if (destroyed || push.room.code !== code) return;
+    setSeats(push.room.code, push.room.seats); // before anything draws an avatar
     buildLayout();
     announceChanges(push);
     const started = previous?.room?.status === "lobby";
