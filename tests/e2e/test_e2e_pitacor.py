@@ -113,6 +113,7 @@ def test_three_players_play_a_default_match_to_a_winner(player, artifacts):
     # 2 points for a neighbour; the giver 2 per close guess with exactly 3 players.
     expect(round_points(giver, others[0])).to_have_text("+2")
     expect(round_points(giver, others[1])).to_have_text("+0")
+    expect(giver.locator("#pitacor-points .pc-no-marker")).to_have_count(0)  # all placed
     expect(round_points(giver, names[g])).to_have_text("+2")
     expect(giver.locator("#chat-input")).to_be_enabled()
     snap(guessers[0], artifacts, "laptop-3-reveal", full=True)
@@ -340,3 +341,28 @@ def test_a_visible_wait_when_the_clue_giver_drops(player):
     giver.goto(url)  # back in time: the round goes on, the target still chosen
     giver.locator("#pitacor-clue").wait_for()
     expect(wait).not_to_contain_text("come back", timeout=15_000)
+
+
+def test_a_guesser_whose_clock_runs_out_is_told_no_marker_was_placed(player):
+    """ "the game forces the move": a guesser who selected nothing gets no marker, and the
+    reveal says so on their row, rather than a bare +0."""
+    pages = [player(), player(), player()]
+    names = ["Ana", "Bo", "Cy"]
+    start_match(pages, names, guess_seconds=6)
+    g = find_giver(pages)
+    giver = pages[g]
+    busy, idle = [i for i in range(3) if i != g]
+    target = choose_target(giver, 0)
+    give_clue(giver, "ocean")
+    place(pages[busy], ring_cell(target, 1, *CLASSIC))
+    # Nobody waits for the idle guesser past the clock; the giver passes the second clue.
+    expect(giver.locator("#pitacor-pass")).to_be_visible(timeout=15_000)
+    giver.locator("#pitacor-pass").click()
+    for page in pages:
+        expect(page.locator("#pitacor-reveal-target")).to_contain_text(target)
+    for page in pages:
+        row = page.locator("#pitacor-points li", has_text=names[idle])
+        expect(row.locator(".pc-no-marker")).to_have_text("no marker placed")
+        expect(row.locator(".pc-round-points")).to_have_text("+0")
+        busy_row = page.locator("#pitacor-points li", has_text=names[busy])
+        expect(busy_row.locator(".pc-no-marker")).to_have_count(0)

@@ -62,7 +62,9 @@ export function createChat(app) {
       unread = 0;
       paintBadge();
       log.scrollTop = log.scrollHeight;
-      if (narrow.matches) input.focus({ preventScroll: true });
+      // Focus inside the drawer (Escape closes it from there); the box may be off for now (a
+      // Pitacor clue giver), then the close button.
+      if (narrow.matches) (input.disabled ? close : input).focus({ preventScroll: true });
     } else if (narrow.matches) {
       toggle.focus({ preventScroll: true });
     }

@@ -195,6 +195,8 @@ export function createReveal(ctx) {
           ctx.avatar(row.id, nameOf(push, row.id), { size: "sm" }),
           h("span", { class: "name" }, nameOf(push, row.id)),
           row.id === v.giver ? ht("span", { class: "pill" }, "game.pitacor.tag.giver") : null,
+          // A guesser whose clock ran out before any marker: say so, not just "+0".
+          row.id !== v.giver && !(v.markers || []).some((m) => m.seat === row.id) ? ht("span", { class: "pill pc-no-marker" }, "game.pitacor.reveal.no_marker") : null,
           h("span", { class: "score pc-round-points" }, `+${row.points}`),
           rightAway && row.awarded !== row.points ? ht("span", { class: "pill pc-awarded" }, "game.pitacor.reveal.awarded", { points: row.awarded }) : null,
         ),
