@@ -344,8 +344,8 @@ def test_a_visible_wait_when_the_clue_giver_drops(player):
 
 
 def test_a_guesser_whose_clock_runs_out_is_told_no_marker_was_placed(player):
-    """ "the game forces the move": a guesser who selected nothing gets no marker, and the
-    reveal says so on their row, rather than a bare +0."""
+    """ "the game forces the move": a guesser who selected nothing gets no marker; they are
+    told when it happens, and the reveal says so on their row rather than a bare +0."""
     pages = [player(), player(), player()]
     names = ["Ana", "Bo", "Cy"]
     start_match(pages, names, guess_seconds=6)
@@ -357,6 +357,9 @@ def test_a_guesser_whose_clock_runs_out_is_told_no_marker_was_placed(player):
     place(pages[busy], ring_cell(target, 1, *CLASSIC))
     # Nobody waits for the idle guesser past the clock; the giver passes the second clue.
     expect(giver.locator("#pitacor-pass")).to_be_visible(timeout=15_000)
+    # The idle guesser is told at once, not only at the reveal.
+    expect(pages[idle].locator("#pitacor-notice")).to_contain_text("no marker for you")
+    expect(pages[busy].locator("#pitacor-notice")).to_be_hidden()
     giver.locator("#pitacor-pass").click()
     for page in pages:
         expect(page.locator("#pitacor-reveal-target")).to_contain_text(target)

@@ -71,10 +71,23 @@ def test_forced_a_selected_but_unconfirmed_guess_is_confirmed_if_the_cell_is_fre
     match.act(a, SelectCell("C3"))
     match.act(b, SelectCell("D4"))
     match.place(c, "D4")  # c takes b's cell first
-    match.timeout()
+    events = match.timeout()
     placed = {m.seat: m.cell for m in match.state.round.markers}
     assert placed == {a: "C3", c: "D4"}  # b's cell was no longer free
     assert match.phase is Phase.CLUE2
+    # b is told at once that no marker went down (not only at the reveal).
+    assert [e.data["seat"] for e in events if e.kind == "guess.missed"] == [b]
+
+
+def test_forced_a_guesser_who_selected_nothing_is_told_no_marker_went_down():
+    match = Match(3)
+    match.choose()
+    match.clue("ocean")
+    a, b = match.guessers
+    match.place(a, "C3")
+    events = match.timeout()
+    assert [e.data for e in events if e.kind == "guess.missed"] == [{"seat": b}]
+    assert [m.seat for m in match.state.round.markers] == [a]
 
 
 def test_warn_only_warns_and_waits():

@@ -281,6 +281,8 @@ def force_guesses(state: State, now: float, events: list[Event]) -> None:
         cell = rnd.selections.get(seat)
         if cell is not None and not any(m.cell == cell for m in rnd.markers):
             place_marker(state, seat, cell, events)
+        else:  # nothing to place: say so, or the player learns it only at the reveal
+            events.append(Event("guess.missed", {"seat": seat}))
     if state.settings.guess_mode is GuessMode.TURNS:
         next_turn(state, now, events)
     else:

@@ -40,6 +40,7 @@ export function mount(element, ctx) {
   const guess = createGuessPanel(ctx, { onSelect: (cell) => select(cell), onConfirm: confirm });
 
   const notice = h("p", { class: "pc-notice", id: "pitacor-notice", hidden: true });
+  let missedAt = null; // round|phase in which the guess clock ran out on this player
 
   // Option: coordinates along the edges (for colour-blind players). Sounds are the header's
   // switch, for every game (sound.js).
@@ -223,8 +224,15 @@ export function mount(element, ctx) {
     podium.update(push);
     history.update(push, colours);
     const role = v.you?.role;
-    notice.hidden = !(role === "waiting" || role === "spectator") || ended;
-    if (!notice.hidden) tx(notice, role === "waiting" ? "game.pitacor.notice.next_round" : "game.pitacor.notice.spectator");
+    const step = `${v.round}|${v.phase}`;
+    if ((push.events || []).some((e) => e.kind === "guess.missed" && e.seat === ctx.me)) {
+      missedAt = step; // the clock ran out on this guesser with nothing selected
+      ctx.announce("game.pitacor.notice.missed");
+    }
+    const missed = missedAt === step && !ended;
+    notice.hidden = !(missed || role === "waiting" || role === "spectator") || ended;
+    if (missed) tx(notice, "game.pitacor.notice.missed");
+    else if (!notice.hidden) tx(notice, role === "waiting" ? "game.pitacor.notice.next_round" : "game.pitacor.notice.spectator");
     if (v.you && typeof v.you.may_chat === "boolean") {
       ctx.setChatAllowed(v.you.may_chat, "game.pitacor.chat_closed");
     }
