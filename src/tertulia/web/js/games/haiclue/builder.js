@@ -291,7 +291,7 @@ export function createBuilder(ctx) {
       if (!sameRound) {
         // A new round, or a page that just came: the draft this browser kept, if any.
         draftKey = `${DRAFT_PREFIX}${room}.${round}`;
-        for (const old of local.keys(DRAFT_PREFIX)) if (old !== draftKey) local.set(old, null);
+        for (const old of local.keys(`${DRAFT_PREFIX}${room}.`)) if (old !== draftKey) local.set(old, null);
         const kept = local.get(draftKey);
         draft = Array.isArray(kept) ? kept : [];
         confirming = false;

@@ -50,6 +50,7 @@ export function resultRows(ctx, v, result) {
         { class: `hc-result-row${right ? " right" : ""}${isAuthor ? " author" : ""}`, dataset: { player: p.id } },
         ctx.avatar(p.id, p.nickname, { size: "sm" }),
         h("span", { class: "name" }, p.nickname),
+        p.id === ctx.me ? ht("span", { class: "pill you" }, "lobby.you") : null, // find yourself
         isAuthor
           ? ht("span", { class: "hc-what muted" }, "game.haiclue.reveal.wrote")
           : guess
