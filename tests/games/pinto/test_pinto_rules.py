@@ -208,12 +208,18 @@ def test_drawing_time_up_unrevealed_drawings_sit_out_the_round():
     assert match.phase is Phase.JUDGE and sorted(match.state.artists) == ["p1", "p2"]
 
 
+def _moon_and_kite_revealed(**settings) -> Match:
+    """Three players; p1 and p2 have revealed "moon" and "kite", p3 has not started."""
+    match = Match(3, **settings)
+    match.draw("p1", "moon")
+    match.draw("p2", "kite")
+    return match
+
+
 def test_drawing_time_up_what_is_in_the_box_counts_as_the_interpretation():
     """ "missing interpretations are blanks" — but a reading still being typed when the clock
     runs out is on the player's screen, so it counts (kept as a draft while typed)."""
-    match = Match(3, first_artist="first_seat", drawing_seconds=60)
-    match.draw("p1", "moon")
-    match.draw("p2", "kite")
+    match = _moon_and_kite_revealed(first_artist="first_seat", drawing_seconds=60)
     match.act("p2", Interpret("p1", "mo", draft=True))
     match.act("p2", Interpret("p1", "moon", draft=True))
     match.timeout()
@@ -240,9 +246,7 @@ def test_a_draft_does_not_finish_phase_b_under_the_players_fingers():
 
 def test_an_interpretation_can_be_changed_until_phase_c_even_while_typing():
     """A saved reading edited again: the newer text in the box is the one that counts."""
-    match = Match(3, first_artist="first_seat", drawing_seconds=60)
-    match.draw("p1", "moon")
-    match.draw("p2", "kite")
+    match = _moon_and_kite_revealed(first_artist="first_seat", drawing_seconds=60)
     match.act("p2", Interpret("p1", "sun"))
     match.act("p2", Interpret("p1", "moon", draft=True))
     assert match.state.works["p2"].interpretations["p1"] == "sun"  # not yet
@@ -251,9 +255,7 @@ def test_an_interpretation_can_be_changed_until_phase_c_even_while_typing():
 
 
 def test_typing_back_to_the_saved_reading_leaves_no_draft():
-    match = Match(3, first_artist="first_seat", drawing_seconds=60)
-    match.draw("p1", "moon")
-    match.draw("p2", "kite")
+    match = _moon_and_kite_revealed(first_artist="first_seat", drawing_seconds=60)
     match.act("p2", Interpret("p1", "moon"))
     match.act("p2", Interpret("p1", "moonlight", draft=True))
     match.act("p2", Interpret("p1", "moon", draft=True))
@@ -263,9 +265,7 @@ def test_typing_back_to_the_saved_reading_leaves_no_draft():
 
 
 def test_saving_a_reading_clears_its_draft():
-    match = Match(3, first_artist="first_seat", drawing_seconds=60)
-    match.draw("p1", "moon")
-    match.draw("p2", "kite")
+    match = _moon_and_kite_revealed(first_artist="first_seat", drawing_seconds=60)
     match.act("p2", Interpret("p1", "moon", draft=True))
     match.act("p2", Interpret("p1", "sun"))
     assert match.state.works["p2"].drafts == {}
@@ -283,9 +283,7 @@ def test_saving_a_reading_clears_its_draft():
     ],
 )
 def test_a_draft_is_checked_like_a_reading(seat, artist, code):
-    match = Match(3)
-    match.draw("p1", "moon")
-    match.draw("p2", "kite")
+    match = _moon_and_kite_revealed()
     before = base.clone(match.state)
     with pytest.raises(RuleError) as refused:
         match.act(seat, Interpret(artist, "x", draft=True))
@@ -295,9 +293,7 @@ def test_a_draft_is_checked_like_a_reading(seat, artist, code):
 
 def test_a_draft_is_seen_by_its_author_alone():
     """ "Complete your screen's chart": a draft is on its author's screen only."""
-    match = Match(3)
-    match.draw("p1", "moon")
-    match.draw("p2", "kite")
+    match = _moon_and_kite_revealed()
     match.act("p2", Interpret("p1", "mushroom", draft=True))
     assert view(match.state, "p2")["my_drafts"] == {"p1": "mushroom"}
     for seat in ("p1", "p3", None):
@@ -307,9 +303,7 @@ def test_a_draft_is_seen_by_its_author_alone():
 
 
 def test_replaying_a_log_with_drafts_rebuilds_the_state():
-    match = Match(3, drawing_seconds=60)
-    match.draw("p1", "moon")
-    match.draw("p2", "kite")
+    match = _moon_and_kite_revealed(drawing_seconds=60)
     match.act("p2", Interpret("p1", "moo", draft=True))
     assert match.replay() == match.state
     match.timeout()
