@@ -293,6 +293,17 @@ async def _tiny_room_of_two(db):
     return await _tiny_room(db, ("a", "Ana"), ("b", "Bo"))
 
 
+async def _tiny_match_of_two(db):
+    """``_tiny_room_of_two`` with the match started; also the peer whose turn it is."""
+    from tertulia.protocol import StartMatch
+
+    store, manager, room, ana, bo = await _tiny_room_of_two(db)
+    room.submit(ana, StartMatch(id=3))
+    await _answer(ana, 3)
+    mover = ana if views.game_view(room.model, "a")["turn"] == "a" else bo
+    return store, manager, room, ana, bo, mover
+
+
 async def _logged(store, code):
     live = {r.room.code: r for r in await store.load_live_rooms()}[code]
     return live.last_seq
@@ -305,14 +316,10 @@ def test_a_bug_in_a_game_is_answered_plainly_and_the_room_goes_back_to_its_log(
     store, the sender gets "server.error", and the next move is played normally."""
     import tiny_game
 
-    from tertulia.protocol import Act, Error, StartMatch
+    from tertulia.protocol import Act, Error
 
     async def go():
-        store, manager, room, ana, bo = await _tiny_room_of_two(tmp_path / "bug.sqlite3")
-        room.submit(ana, StartMatch(id=3))
-        await _answer(ana, 3)
-        turn = views.game_view(room.model, "a")["turn"]
-        mover = ana if turn == "a" else bo
+        store, manager, room, _ana, _bo, mover = await _tiny_match_of_two(tmp_path / "bug.sqlite3")
         real_apply = tiny_game.apply
 
         def broken(state, seat, action, now):
@@ -345,14 +352,10 @@ def test_a_saved_move_whose_pushes_fail_to_build_is_acknowledged_and_everyone_is
     stands, its sender gets the ack, and every seat gets an update built afresh."""
     import tiny_game
 
-    from tertulia.protocol import Ack, Act, Error, RoomUpdate, StartMatch
+    from tertulia.protocol import Ack, Act, Error, RoomUpdate
 
     async def go():
-        store, manager, room, ana, bo = await _tiny_room_of_two(tmp_path / "views.sqlite3")
-        room.submit(ana, StartMatch(id=3))
-        await _answer(ana, 3)
-        turn = views.game_view(room.model, "a")["turn"]
-        mover = ana if turn == "a" else bo
+        store, manager, room, ana, bo, mover = await _tiny_match_of_two(tmp_path / "views.sqlite3")
         real_view = tiny_game.view
         calls = []
 
