@@ -92,6 +92,39 @@ def test_each_newcomer_takes_the_lowest_colour_nobody_present_has():
     assert seats == {"a": 0, "c": 2, "d": 1}
 
 
+def test_a_player_who_leaves_mid_match_keeps_their_colour_until_the_next_match():
+    """ "Player identity = colour + initial + shape": someone who left is still drawn as they were
+    on the scores that name them (on every device, also one that joined later), gets their colour
+    back on returning if it is free, and the next match starts with a clean slate."""
+    room = _room()
+    for i, who in enumerate("abc"):
+        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
+    model.fold(room, model.MatchStarted(at=3, by="a", seed=1))
+    model.fold(room, model.Left(at=4, player="b"))
+    assert views.lobby_view(room)["former_colours"] == {"b": 1}
+    model.fold(room, model.Joined(at=5, player="b", nickname="B"))  # colour 1 still free
+    assert room.seat("b").colour == 1
+    assert views.lobby_view(room)["former_colours"] == {}
+    model.fold(room, model.Left(at=6, player="b"))
+    model.fold(room, model.Joined(at=7, player="d", nickname="D"))  # takes the lowest free: 1
+    model.fold(room, model.Joined(at=8, player="b", nickname="B"))
+    assert {s.player: s.colour for s in room.seats} == {"a": 0, "c": 2, "d": 1, "b": 3}
+    model.fold(room, model.Left(at=9, player="d"))
+    assert views.lobby_view(room)["former_colours"] == {"d": 1}
+    assert room.status is model.Status.ENDED  # in the tiny game, leaving hands the win over
+    model.fold(room, model.Rematched(at=11, by=room.host))
+    assert views.lobby_view(room)["former_colours"] == {}
+
+
+def test_leaving_the_lobby_leaves_no_colour_behind():
+    """Nothing names a player who left the lobby, so nothing is kept for them."""
+    room = _room()
+    model.fold(room, model.Joined(at=1, player="a", nickname="A"))
+    model.fold(room, model.Joined(at=2, player="b", nickname="B"))
+    model.fold(room, model.Left(at=3, player="b"))
+    assert views.lobby_view(room)["former_colours"] == {}
+
+
 @given(
     st.lists(
         st.sampled_from(["join", "add", "chat", "drop", "back", "settings", "leave"]), max_size=30

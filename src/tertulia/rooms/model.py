@@ -148,6 +148,10 @@ class RoomModel:
     match: Any = None  # the game's State while a match runs or shows its podium
     chat: collections.deque = field(default_factory=lambda: collections.deque(maxlen=CHAT_HISTORY))
     last_activity: float = 0.0
+    # The colour of each player who left during the match (until the next one), so every
+    # device draws them as they were on the scores and past rounds that still name them, and
+    # a player who comes back gets it again if nobody present has taken it.
+    former_colours: dict[str, int] = field(default_factory=dict)
 
     def seat(self, player: str | None) -> Seat | None:
         return next((s for s in self.seats if s.player == player), None)
@@ -176,7 +180,10 @@ def _joined(room: RoomModel, r: Joined) -> list[Event]:
         raise RuleError("room.already_in", "You are already in this room.")
     nickname = check_nickname(room, r.nickname, r.player)
     taken = {s.colour for s in room.seats}
-    seat = Seat(r.player, nickname, colour=next(c for c in itertools.count() if c not in taken))
+    colour = room.former_colours.get(r.player)
+    if colour is None or colour in taken:
+        colour = next(c for c in itertools.count() if c not in taken)
+    seat = Seat(r.player, nickname, colour=colour)
     if room.status is Status.ENDED:
         seat.spectator, events = True, []  # a seat at the rematch (Rematched promotes them)
     elif room.status is Status.PLAYING:
@@ -191,6 +198,7 @@ def _joined(room: RoomModel, r: Joined) -> list[Event]:
     if seat.spectator and len(room.seats) - len(room.players()) >= MAX_SPECTATORS:
         raise RuleError("room.full", "This room is full.")
     room.seats.append(seat)
+    room.former_colours.pop(r.player, None)
     if room.host is None:
         room.host = _next_host(room)
     return [*events, Event("room.joined", {"player": r.player, "spectator": seat.spectator})]
@@ -212,6 +220,8 @@ def _left(room: RoomModel, r: Left | Kicked) -> list[Event]:
         room.match, events = room.game.apply(room.match, None, base.Leave(r.player), r.at)
         _note_end(room)
     room.seats.remove(seat)
+    if room.match is not None:  # the match's scores and rounds still name them
+        room.former_colours[r.player] = seat.colour
     if room.host == r.player:  # "host hand-over when the host leaves"
         room.host = _next_host(room)
         if room.status is Status.PLAYING:
@@ -326,6 +336,7 @@ def _rematched(room: RoomModel, r: Rematched) -> list[Event]:
         raise RuleError("room.not_ended", "A rematch starts after the match has ended.")
     room.status = Status.LOBBY
     room.match = None
+    room.former_colours.clear()  # the next match names only those here
     for seat in room.seats:  # spectators who waited get a seat if there is room
         if seat.spectator and len(room.players()) < room.game.MAX_PLAYERS:
             seat.spectator = False

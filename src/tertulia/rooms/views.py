@@ -37,6 +37,7 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
             }
             for s in room.seats
         ],
+        "former_colours": dict(room.former_colours),
     }
 
 

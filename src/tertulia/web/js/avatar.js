@@ -1,8 +1,9 @@
 // Player identity = colour + initial + shape, never colour alone (UI.md).
 // In a room, colour and shape come from the seat's colour number, which the server gives at
 // join (the lowest free one): the first eight people never share a colour, on every screen
-// and every device. Anyone else (a player who has left, the home page's recent matches) gets
-// them from a hash of the public id. Game screens import `avatar` and `identity`.
+// and every device; a player who left during the match keeps theirs (`room.former_colours`).
+// Anyone else (the home page's recent matches) gets them from a hash of the public id. Game
+// screens import `avatar` and `identity`.
 
 import { h } from "./dom.js";
 
@@ -26,11 +27,17 @@ function hash(text) {
 let seatColours = new Map();
 let seatRoom = null;
 
-/** Called by the room with every push: `room.code` and `room.seats` (each with `colour`). */
-export function setSeats(code, seats) {
+/**
+ * Called by the room with every push: `room.code`, `room.seats` (each with `colour`) and
+ * `room.former_colours` (player id → colour, for those who left during the match).
+ */
+export function setSeats(code, seats, formerColours = {}) {
   if (code !== seatRoom) {
     seatRoom = code;
     seatColours = new Map();
+  }
+  for (const [id, colour] of Object.entries(formerColours || {})) {
+    if (Number.isInteger(colour)) seatColours.set(id, colour);
   }
   for (const seat of seats || []) if (Number.isInteger(seat.colour)) seatColours.set(seat.id, seat.colour);
 }

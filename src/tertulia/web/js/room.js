@@ -246,7 +246,7 @@ export function mount(main, app, { code }) {
 
   function render(push) {
     if (destroyed || push.room.code !== code) return;
-    setSeats(push.room.code, push.room.seats); // before anything draws an avatar
+    setSeats(push.room.code, push.room.seats, push.room.former_colours); // before any avatar
     buildLayout();
     announceChanges(push);
     const started = previous?.room?.status === "lobby";
