@@ -116,6 +116,24 @@ def test_a_player_who_leaves_mid_match_keeps_their_colour_until_the_next_match()
     assert views.lobby_view(room)["former_colours"] == {}
 
 
+def test_public_rooms_refuse_profanity_behind_punctuation_or_across_words():
+    """ "nicknames ... profanity-filtered in public rooms", and chat there too: a mark after a
+    word or a listed phrase of several words is caught; a private room is left alone."""
+    public = model.new_room("ABCD", True, TINY, games_with_tiny())
+    model.fold(public, model.Joined(at=1, player="a", nickname="Ana"))
+    with pytest.raises(RuleError) as refused:
+        model.fold(public, model.Joined(at=2, player="b", nickname="Fuck!"))
+    assert refused.value.code == "nickname.profanity"
+    for line in ["(shit)", "what a piece of shit"]:
+        with pytest.raises(RuleError) as refused:
+            model.fold(public, model.Chatted(at=3, player="a", text=line))
+        assert refused.value.code == "chat.profanity"
+    private = _room()
+    model.fold(private, model.Joined(at=1, player="a", nickname="Fuck!"))
+    model.fold(private, model.Chatted(at=2, player="a", text="(shit)"))
+    assert len(private.chat) == 1
+
+
 def test_leaving_the_lobby_leaves_no_colour_behind():
     """Nothing names a player who left the lobby, so nothing is kept for them."""
     room = _room()

@@ -57,3 +57,13 @@ def test_unknown_language_is_an_error() -> None:
 @given(st.text(max_size=40))
 def test_never_raises(text: str) -> None:
     assert is_profane(text) in (True, False)
+
+
+@pytest.mark.parametrize("text", ["Fuck!", "(fuck)", "shit.", "well...shit", "_shit_"])
+def test_punctuation_around_a_word_hides_nothing(text: str) -> None:
+    assert is_profane(text)
+
+
+@pytest.mark.parametrize("text", ["what a piece of shit", "WHITE POWER!"])
+def test_listed_phrases_are_found_inside_a_longer_line(text: str) -> None:
+    assert is_profane(text)

@@ -100,21 +100,27 @@ class RoomManager:
     async def close_idle(self) -> list[str]:
         """Close rooms nobody has been connected to for ``idle_seconds``."""
         now = self.clock()
+
         # Idle means nobody connected for that long: a room's own clock keeps writing records
         # (a Pitacor match skipping turns forever), so records are no sign of life.
-        idle = [
-            room
-            for room in self.rooms.values()
-            if not room.peers
-            and room.empty_since is not None
-            and now - room.empty_since > self.config.idle_seconds
-        ]
-        for room in idle:
-            await self.close(room, "idle")
-        return [room.code for room in idle]
+        def still_idle(room: Room) -> bool:
+            return (
+                room.idle
+                and room.empty_since is not None
+                and now - room.empty_since > self.config.idle_seconds
+            )
+
+        closed = []
+        for room in [room for room in self.rooms.values() if still_idle(room)]:
+            # Asked again right before closing it: while earlier rooms were being closed,
+            # someone may have come into this one.
+            if still_idle(room):
+                await self.close(room, "idle")
+                closed.append(room.code)
+        return closed
 
     async def close(self, room: Room, reason: str) -> None:
-        await room.stop()
+        await room.stop(closing=True)
         self.rooms.pop(room.code, None)
         await self.store.close_room(room.code, reason, at=self.clock())
         log.info("room %s closed (%s)", room.code, reason)

@@ -356,7 +356,7 @@ def _chatted(room: RoomModel, r: Chatted) -> list[Event]:
         and not room.game.may_chat(room.match, r.player)
     ):
         raise RuleError("chat.not_now", "You can't chat right now.")
-    if room.public and any(is_profane(word) for word in text.split()):
+    if room.public and is_profane(text):  # the whole line: listed phrases span words
         raise RuleError("chat.profanity", "Please keep it friendly.")
     room.chat.append({"player": r.player, "nickname": seat.nickname, "text": text, "at": r.at})
     return []
@@ -397,7 +397,7 @@ def check_nickname(room: RoomModel, text: str, player: str) -> str:
     taken = {s.nickname.casefold() for s in room.seats if s.player != player}
     if nickname.casefold() in taken:
         raise RuleError("nickname.taken", "Someone in this room already has that nickname.")
-    if room.public and any(is_profane(word) for word in nickname.split()):
+    if room.public and is_profane(nickname):
         raise RuleError("nickname.profanity", "Please choose a friendlier nickname.")
     return nickname
 

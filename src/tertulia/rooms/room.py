@@ -188,6 +188,7 @@ class Room:
         self._graces: dict[str, asyncio.TimerHandle] = {}
         self._task: asyncio.Task | None = None
         self._working = False  # the task is handling an item (the room is not idle)
+        self._current: Any = None  # that item (a _Started once a message's save began)
         self._last_views: _LastViews | None = None
 
     @property
@@ -205,20 +206,34 @@ class Room:
         self._schedule_clock()
         _warm_up(self.model.game, self.model.settings)
 
-    async def stop(self) -> None:
+    @property
+    def idle(self) -> bool:
+        """Nobody connected and nothing to do: closing it now would cut nobody off."""
+        return not self.peers and not self._working and self._inbox.empty()
+
+    async def stop(self, closing: bool = False) -> None:
+        """Stop the room's task and clocks. Every message still waiting is answered (the room
+        has closed); with ``closing``, whoever is still connected is told so too — a server
+        shutting down (not ``closing``) keeps the room in the log for its restart."""
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
         for handle in self._graces.values():
             handle.cancel()
+        current = self._current  # taken before the task's cancellation clears it
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        while not self._inbox.empty():  # nobody may wait forever on a closed room
-            item = self._inbox.get_nowait()
-            if isinstance(item, _Attach) and not item.done.done():
-                item.done.set_exception(RuleError("room.unknown", "This room has closed."))
+        waiting = [current] if current is not None else []
+        while not self._inbox.empty():
+            waiting.append(self._inbox.get_nowait())
+        for item in waiting:  # nobody may wait forever on a closed room
+            _refuse_closed(item)
+        if closing:
+            for peer in list(self.peers):
+                peer.send(Notice("room.closed", "The room was closed."))
+            self.peers.clear()
 
     # ------------------------------------------------------------------ the inbox
 
@@ -273,7 +288,7 @@ class Room:
     async def _run(self) -> None:
         while True:
             item = await self._inbox.get()
-            self._working = True
+            self._working, self._current = True, item
             try:
                 await self._handle(item)
             except Exception:  # our bug: log it, answer plainly, keep the room alive
@@ -285,7 +300,7 @@ class Room:
                 elif isinstance(item, _Attach) and not item.done.done():
                     item.done.set_exception(RuleError("server.error", "Something went wrong."))
             finally:
-                self._working = False
+                self._working, self._current = False, None
 
     async def _handle(self, item: Any) -> None:
         if isinstance(item, _Started):
@@ -293,6 +308,7 @@ class Room:
         elif isinstance(item, _FromPeer):
             started = self._start(item)
             if started is not None:
+                self._current = started  # its answer now depends on the save
                 await self._finish_started(started)
         elif isinstance(item, _Attach):
             await self._attach(item)
@@ -340,10 +356,12 @@ class Room:
                 )
             elif not seat.online:
                 await self._commit(Presence(at=self.clock(), player=peer.player, online=True))
-        except RuleError as error:
+        except BaseException as error:  # not seated: not in the room either
             self.peers.discard(peer)
             if not self.peers:
                 self.empty_since = self.clock()
+            if not isinstance(error, RuleError):
+                raise  # our bug or a cancellation; _run or stop answers it
             item.done.set_exception(error)
             return
         self._cancel_grace(peer.player)
@@ -457,7 +475,7 @@ class Room:
         """Called by the store the moment the change is durable, before this task could wake
         (under load that wake-up waited behind every other room's work): tell everyone now.
         A failure is left to ``_finish``, which rebuilds."""
-        if error is None and not change.told:
+        if error is None and not change.told and not self.closed:
             self._tell(change)
 
     def _tell(self, change: _Change) -> None:
@@ -551,6 +569,8 @@ class Room:
             self.peers.discard(peer)
             if isinstance(record, Kicked):
                 peer.send(Notice("room.kicked", "The host removed you from the room."))
+        if not self.peers and self.empty_since is None:
+            self.empty_since = self.clock()  # the last one here left: the idle time starts
 
     def _after_change(self, record: Record, was: Status) -> None:
         self._schedule_clock()
@@ -682,3 +702,18 @@ def _warm_up(game: Any, settings: Any) -> None:
         return
     _warmed.add(key)
     asyncio.get_running_loop().run_in_executor(None, warm, settings)
+
+
+def _refuse_closed(item: Any) -> None:
+    """Answer an item the room took in but will never handle: it has closed."""
+    refusal = RuleError("room.unknown", "This room has closed.")
+    if isinstance(item, _Attach):
+        if not item.done.done():
+            item.done.set_exception(refusal)
+        return
+    if isinstance(item, _Started):
+        if item.change.told:  # saved and answered before the room closed
+            return
+        item = item.item
+    if isinstance(item, _FromPeer):
+        item.peer.send(Error(item.message.id, refusal.code, refusal.message))

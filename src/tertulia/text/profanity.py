@@ -34,7 +34,10 @@ _DICTIONARY_FILES = {
 _PLURAL_ENDINGS = ("es", "s")
 _MIN_PLURAL_BASE = 3
 
-_WORD_SPLIT = re.compile(r"[\s\-]+")
+# Words are split at anything that is not a letter or digit, so punctuation around or inside
+# a word ("shit!", "(fuck)", "f.u.c.k" as written) hides nothing; each whitespace-separated
+# token is checked whole as well, for listed entries that contain punctuation.
+_WORD_SPLIT = re.compile(r"[\W_]+")
 
 
 def _allow_list(lang: str) -> set[str]:
@@ -80,8 +83,16 @@ def is_profane(text: str, languages: Iterable[str] = LANGUAGES) -> bool:
     for word in [*folded.split(), *words]:
         if _word_is_listed(word, lists):
             return True
+    longest = max(_longest_phrase(lang) for lang in languages)
     for start in range(len(words)):
-        for end in range(start + 2, len(words) + 1):
+        for end in range(start + 2, min(start + longest, len(words)) + 1):
             if any(" ".join(words[start:end]) in listed for listed in lists):
                 return True
     return False
+
+
+@cache
+def _longest_phrase(lang: str) -> int:
+    """How many words the longest listed phrase of ``lang`` has (a chat line is checked
+    run by run, and no longer run can match)."""
+    return max(len(entry.split()) for entry in banned(lang))

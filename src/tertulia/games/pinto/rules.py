@@ -112,7 +112,7 @@ def set_title(state: State, seat: str, action: SetTitle, now: float, events) -> 
             word=word,
             category=state.category,
         )
-    if state.public and any(is_profane(w) for w in title.split()):
+    if state.public and is_profane(title):
         raise RuleError("title.profanity", "Please keep it friendly.")
     first = work.title is None
     work.title = title

@@ -1,0 +1,131 @@
+"""Closing a room: idle housekeeping, the last player leaving, and what anyone still there is
+told. A real SQLite store; connections are stand-ins that keep what they are sent."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "server"))
+
+from server_harness import games_with_tiny
+from tiny_game import NAME as TINY
+
+from tertulia import protocol as p
+from tertulia.games.base import RuleError
+from tertulia.rooms.limits import TokenBucket
+from tertulia.rooms.manager import ManagerConfig, RoomManager
+from tertulia.store import SQLiteStore
+
+
+class Peer:
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self.chat_bucket = TokenBucket(capacity=5, rate=1)
+        self.sent_blobs: set[str] = set()
+        self.got: list[p.ServerMessage] = []
+
+    def send(self, message: p.ServerMessage) -> None:
+        self.got.append(message)
+
+    def answers(self) -> list[p.ServerMessage]:
+        return [m for m in self.got if isinstance(m, (p.Ack, p.Error))]
+
+
+def _run(tmp_path, scenario):
+    """Run ``scenario(manager, now)`` against a real store; ``now[0]`` is the clock."""
+
+    async def go():
+        now = [1000.0]
+        store = SQLiteStore(tmp_path / "rooms.sqlite3")
+        manager = RoomManager(
+            store,
+            games_with_tiny(),
+            ManagerConfig(idle_seconds=60, housekeeping_seconds=3600),
+            clock=lambda: now[0],
+        )
+        await manager.start()
+        try:
+            await scenario(manager, now)
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(go())
+
+
+def test_housekeeping_does_not_close_a_room_someone_is_joining(tmp_path):
+    """ "idle rooms closed after a configurable time": while housekeeping closes one idle room,
+    a player comes into another; that one is no longer idle, and the player gets their seat."""
+
+    async def scenario(manager, now):
+        first = await manager.create(TINY, public=False)
+        second = await manager.create(TINY, public=False)
+        now[0] += 61  # both idle
+        closing = asyncio.create_task(manager.close_idle())
+        await asyncio.sleep(0)  # closing the first room has begun
+        ana = Peer("ana")
+        joining = asyncio.create_task(second.attach(ana, "Ana", 7))
+        closed = await closing
+        await asyncio.wait_for(joining, 5)
+        assert closed == [first.code]
+        assert manager.get(second.code) is second
+        assert ana.answers() == [p.Ack(7, {"room": second.code})]
+
+    _run(tmp_path, scenario)
+
+
+def test_a_join_caught_by_the_room_closing_is_refused_not_left_hanging(tmp_path):
+    """Every client message is answered: a join whose save was under way when the room closed
+    gets "room.unknown", and whoever is still connected is told the room has closed."""
+
+    async def scenario(manager, now):
+        room = await manager.create(TINY, public=False)
+        ana, bo = Peer("ana"), Peer("bo")
+        await room.attach(ana, "Ana", 1)
+        joining = asyncio.create_task(room.attach(bo, "Bo", 2))
+        while room.idle or room.model.seat("bo") is None:  # Bo's join is folded, saving
+            await asyncio.sleep(0)
+        await manager.close(room, "test")
+        with pytest.raises(RuleError) as refused:
+            await asyncio.wait_for(joining, 5)
+        assert refused.value.code == "room.unknown"
+        assert p.Notice("room.closed", "The room was closed.") in ana.got
+        assert not room.peers
+
+    _run(tmp_path, scenario)
+
+
+def test_a_message_waiting_in_a_closing_room_gets_its_answer(tmp_path):
+    async def scenario(manager, now):
+        room = await manager.create(TINY, public=False)
+        ana = Peer("ana")
+        await room.attach(ana, "Ana", 1)
+        room.submit(ana, p.Chat(id=2, text="first"))  # started at once: saving
+        room.submit(ana, p.Chat(id=3, text="second"))  # waits in the inbox behind it
+        await manager.close(room, "test")
+        answers = {m.re: m for m in ana.answers()}
+        assert set(answers) == {1, 2, 3}  # one answer each, none twice
+        assert isinstance(answers[3], p.Error) and answers[3].code == "room.unknown"
+
+    _run(tmp_path, scenario)
+
+
+def test_a_room_whose_last_player_left_closes_when_idle(tmp_path):
+    """The idle time starts when the last one leaves, even if their page stays open."""
+
+    async def scenario(manager, now):
+        room = await manager.create(TINY, public=False)
+        ana = Peer("ana")
+        await room.attach(ana, "Ana", 1)
+        room.submit(ana, p.LeaveRoom(id=2))
+        while not ana.answers()[1:]:
+            await asyncio.sleep(0.01)
+        assert ana.answers()[1] == p.Ack(2)
+        now[0] += 61
+        assert await manager.close_idle() == [room.code]
+
+    _run(tmp_path, scenario)
