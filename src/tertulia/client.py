@@ -96,8 +96,9 @@ class Client:
         data = await self.request("create_room", game=game, nickname=nickname, public=public)
         return data["room"]
 
-    async def join_room(self, code: str, nickname: str) -> None:
-        await self.request("join_room", code=code, nickname=nickname)
+    async def join_room(self, code: str, nickname: str, resume: bool = False) -> None:
+        """Join (or take back one's seat); ``resume``: only take back a seat one still has."""
+        await self.request("join_room", code=code, nickname=nickname, resume=resume)
 
     async def act(self, action: dict[str, Any]) -> None:
         await self.request("act", action=action)

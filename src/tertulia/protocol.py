@@ -39,6 +39,9 @@ class CreateRoom(ClientMessage, tag="create_room"):
 class JoinRoom(ClientMessage, tag="join_room"):
     code: str
     nickname: str
+    # Only take back the seat this player still has (a client's automatic rejoin after a
+    # reconnection): one who left in another tab, or whom the host removed, stays out.
+    resume: bool = False
 
 
 class LeaveRoom(ClientMessage, tag="leave_room"):

@@ -134,6 +134,27 @@ def test_public_rooms_refuse_profanity_behind_punctuation_or_across_words():
     assert len(private.chat) == 1
 
 
+def test_a_host_who_drops_out_hands_hosting_to_someone_here():
+    """ "host hand-over when the host leaves": a host whose connection is gone for good (the
+    grace is over) is as good as gone, so someone connected hosts; never a spectator during a
+    match, and with nobody else here, hosting stays."""
+    room = _room()
+    for i, who in enumerate("abc"):
+        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
+    model.fold(room, model.Presence(at=3, player="b", online=False))
+    model.fold(room, model.Presence(at=4, player="a", online=False))
+    assert room.host == "c"  # b is away too
+    model.fold(room, model.Presence(at=5, player="a", online=True))
+    assert room.host == "c"  # it does not go back
+    model.fold(room, model.MatchStarted(at=6, by="c", seed=1))
+    model.fold(room, model.Joined(at=7, player="d", nickname="D"))  # a spectator
+    model.fold(room, model.Presence(at=8, player="a", online=False))
+    model.fold(room, model.Presence(at=9, player="c", online=False))
+    assert room.host == "c"  # only the spectator is here: no player to hand it to
+    model.fold(room, model.Presence(at=10, player="b", online=True))
+    assert room.host == "b"  # a player is back: they host
+
+
 def test_leaving_the_lobby_leaves_no_colour_behind():
     """Nothing names a player who left the lobby, so nothing is kept for them."""
     room = _room()

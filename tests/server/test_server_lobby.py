@@ -191,6 +191,30 @@ def test_host_reorders_kicks_and_chooses_the_game(server):
     run(go())
 
 
+def test_a_removed_player_stays_out_and_a_resume_only_takes_back_a_seat_one_has(server):
+    """A kicked player's phone reconnecting (or opening the link again) does not sit them down
+    again; a tab resuming after its player left in another tab is told it has no seat."""
+
+    async def go():
+        ana, bo, code = await _pair(server)
+        await ana.request("kick", player=bo.player)
+        for resume, code_expected in [(True, "room.no_seat"), (False, "room.removed")]:
+            with pytest.raises(ClientError) as refused:
+                await bo.join_room(code, "Bo", resume=resume)
+            assert refused.value.code == code_expected
+        cy = await Client.connect(server.ws)
+        await cy.join_room(code, "Cy")
+        cy_other_tab = await Client.connect(server.ws, token=cy.token)
+        await cy_other_tab.join_room(code, "Cy", resume=True)  # still seated: fine
+        await cy.request("leave_room")
+        with pytest.raises(ClientError) as refused:
+            await cy_other_tab.join_room(code, "Cy", resume=True)
+        assert refused.value.code == "room.no_seat"
+        assert [s["nickname"] for s in ana.latest["room"]["seats"]] == ["Ana"]
+
+    run(go())
+
+
 def test_host_hand_over_when_the_host_leaves(server):
     async def go():
         ana, bo, _ = await _pair(server)

@@ -152,6 +152,9 @@ class RoomModel:
     # device draws them as they were on the scores and past rounds that still name them, and
     # a player who comes back gets it again if nobody present has taken it.
     former_colours: dict[str, int] = field(default_factory=dict)
+    # Players the host removed: they may not come back into this room (a reconnecting phone
+    # would otherwise sit them down again at once).
+    removed: set[str] = field(default_factory=set)
 
     def seat(self, player: str | None) -> Seat | None:
         return next((s for s in self.seats if s.player == player), None)
@@ -178,6 +181,8 @@ def fold(room: RoomModel, record: Record) -> list[Event]:
 def _joined(room: RoomModel, r: Joined) -> list[Event]:
     if room.seat(r.player) is not None:
         raise RuleError("room.already_in", "You are already in this room.")
+    if r.player in room.removed:
+        raise RuleError("room.removed", "The host removed you from this room.")
     nickname = check_nickname(room, r.nickname, r.player)
     taken = {s.colour for s in room.seats}
     colour = room.former_colours.get(r.player)
@@ -201,7 +206,8 @@ def _joined(room: RoomModel, r: Joined) -> list[Event]:
     room.former_colours.pop(r.player, None)
     if room.host is None:
         room.host = _next_host(room)
-    return [*events, Event("room.joined", {"player": r.player, "spectator": seat.spectator})]
+    joined = Event("room.joined", {"player": r.player, "spectator": seat.spectator})
+    return [*events, joined, *_host_someone_here(room, r.at)]
 
 
 def _renamed(room: RoomModel, r: Renamed) -> list[Event]:
@@ -234,7 +240,9 @@ def _kicked(room: RoomModel, r: Kicked) -> list[Event]:
     _require_host(room, r.by)
     if r.player == r.by:
         raise RuleError("room.kick_self", "You can't remove yourself; leave the room instead.")
-    return _left(room, r)
+    events = _left(room, r)
+    room.removed.add(r.player)
+    return events
 
 
 def _presence(room: RoomModel, r: Presence) -> list[Event]:
@@ -247,7 +255,24 @@ def _presence(room: RoomModel, r: Presence) -> list[Event]:
         room.match, events = room.game.apply(room.match, None, action, r.at)
         _note_end(room)
     seat.online = r.online
-    return events
+    return [*events, *_host_someone_here(room, r.at)]
+
+
+def _host_someone_here(room: RoomModel, at: float) -> list[Event]:
+    """A host who dropped out (their grace over) hands hosting to someone here, so the lobby
+    is not stuck with nobody able to start, kick or change a setting. It does not come back
+    to them on their return; with nobody else here, it stays."""
+    host = room.seat(room.host)
+    if host is None or host.online:
+        return []
+    successor = _next_host(room)
+    if successor is None or successor == room.host or not _seat(room, successor).online:
+        return []
+    room.host = successor
+    events: list[Event] = []
+    if room.status is Status.PLAYING:
+        room.match, events = room.game.apply(room.match, None, base.Host(successor), at)
+    return [*events, Event("room.host", {"host": successor})]
 
 
 def _game_chosen(room: RoomModel, r: GameChosen) -> list[Event]:
@@ -410,13 +435,15 @@ def _seat(room: RoomModel, player: str) -> Seat:
 
 
 def _next_host(room: RoomModel) -> str | None:
-    """Who hosts when the host leaves (or nobody did): the first player seated; with no player
+    """Who hosts when the host leaves (or nobody did): the first player seated, those connected
+    before those who are away; with no player
     left and no match running, the first spectator — the podium's latecomers would otherwise
     wait for a rematch nobody may call. During a match only a player hosts: the game gives
     its host powers (``base.Host``) to someone who plays."""
-    player = next((s.player for s in room.seats if not s.spectator), None)
+    here_first = sorted(room.seats, key=lambda s: not s.online)  # stable: seat order kept
+    player = next((s.player for s in here_first if not s.spectator), None)
     if player is None and room.status is not Status.PLAYING:
-        return next((s.player for s in room.seats), None)
+        return next((s.player for s in here_first), None)
     return player
 
 

@@ -94,6 +94,7 @@ class _Attach:
     nickname: str
     msg_id: int
     done: asyncio.Future
+    resume: bool = False  # only back into a seat the player still has
 
 
 @dataclass(frozen=True)
@@ -255,10 +256,11 @@ class Room:
         if started is not None:
             self._inbox.put_nowait(started)
 
-    async def attach(self, peer: Peer, nickname: str, msg_id: int) -> None:
-        """Seat ``peer`` (join, or resume the seat its player has). Raises ``RuleError``."""
+    async def attach(self, peer: Peer, nickname: str, msg_id: int, resume: bool = False) -> None:
+        """Seat ``peer`` (join, or resume the seat its player has; with ``resume``, only the
+        latter). Raises ``RuleError``."""
         done = asyncio.get_running_loop().create_future()
-        self._put(_Attach(peer, nickname, msg_id, done), peer, msg_id)
+        self._put(_Attach(peer, nickname, msg_id, done, resume), peer, msg_id)
         await done
 
     def detach(self, peer: Peer) -> None:
@@ -338,6 +340,11 @@ class Room:
         peer = item.peer
         if self.broken:  # what memory holds was never saved: show it to nobody
             item.done.set_exception(RuleError("server.store", "This room can't be opened now."))
+            return
+        if item.resume and self.model.seat(peer.player) is None:
+            item.done.set_exception(
+                RuleError("room.no_seat", "You no longer have a seat in this room.")
+            )
             return
         if peer not in self.peers:
             refusal = self._refusal_for(peer)

@@ -116,7 +116,7 @@ class Session:
                 raise RuleError(
                     "room.unknown", "There is no room with that code.", code=message.code
                 )
-            await self._enter(room, message.nickname, message.id)
+            await self._enter(room, message.nickname, message.id, resume=message.resume)
         elif isinstance(message, p.ListRooms):
             recent = await self.manager.recent_matches()
             self.send(p.RoomList(self.manager.public_rooms(), recent))
@@ -133,13 +133,13 @@ class Session:
         self.send(p.Welcome(player=player, token=token, now=time.time()))
         self.send(p.Ack(message.id))
 
-    async def _enter(self, room: Room, nickname: str, msg_id: int) -> None:
+    async def _enter(self, room: Room, nickname: str, msg_id: int, resume: bool = False) -> None:
         """Move this connection to ``room`` (the seat in the previous room stays)."""
         if self.room is not None and self.room is not room:
             self.room.detach(self)
             self.room = None
             self.sent_blobs = set()  # blob keys belong to one room
-        await room.attach(self, nickname, msg_id)
+        await room.attach(self, nickname, msg_id, resume=resume)
         self.room = room
 
     def _frame_limit(self) -> int:

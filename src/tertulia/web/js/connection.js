@@ -112,7 +112,9 @@ export class Connection {
     this.startPinging(ws);
     if (this.room) {
       const { code, nickname } = this.room;
-      this.sendNow(ws, "join_room", { code, nickname }).then(
+      // resume: only back into the seat we have; if we left it (another tab) or were
+      // removed while away, the server says so rather than seating us again.
+      this.sendNow(ws, "join_room", { code, nickname, resume: true }).then(
         (data) => this.emit("rejoined", { code, data }),
         (error) => this.emit("rejoin_failed", { code, error }),
       );
