@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
 from .server.config import Config
+
+# sysexits.h's EX_TEMPFAIL: a temporary failure, start again (the store's writer died).
+EXIT_TRY_AGAIN = 75
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,18 +48,36 @@ def _serve(args: argparse.Namespace) -> int:
         log_json=not args.plain_logs,
     )
     logs.configure(json_lines=config.log_json)
-    app = create_app(config)
+    store_lost = []
+
+    def stop_for_a_restart() -> None:
+        # What uvicorn does on SIGTERM: close connections (clients reconnect by themselves)
+        # and shut down; then the exit status asks a supervisor to start us again.
+        store_lost.append(True)
+        server.should_exit = True
+
+    app = create_app(config, on_store_lost=stop_for_a_restart)
     print(f"Tertulia is running: open {config.base_url}/  (Ctrl+C stops it)", flush=True)
     # uvicorn handles SIGINT and SIGTERM: it stops accepting, closes sockets, runs shutdown.
-    uvicorn.run(
-        app,
-        host=config.host,
-        port=config.port,
-        log_config=None,
-        access_log=False,
-        ws_max_size=max(config.max_frame_bytes * 16, 1 << 20),
-        lifespan="on",
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=config.host,
+            port=config.port,
+            log_config=None,
+            access_log=False,
+            ws_max_size=max(config.max_frame_bytes * 16, 1 << 20),
+            lifespan="on",
+        )
     )
+    # After a signal, uvicorn raises it again once it has shut down: SIGINT as KeyboardInterrupt.
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if store_lost:
+        print("Tertulia stopped: its store's writer process died; start it again.", flush=True)
+        return EXIT_TRY_AGAIN
+    if not server.started:
+        return 3  # as uvicorn.run: it could not start (the port is taken, for one)
     return 0
 
 

@@ -41,6 +41,9 @@ def test_two_players_create_and_join_by_code_and_see_each_other(player):
     assert colours[0] == colours[1], colours
     assert "#1f6feb" in colours[0][0] and "#c2410c" in colours[0][1]  # seat colours 0 and 1
     expect(ana.locator("img.qr")).to_have_attribute("src", f"/r/{code}/qr.svg")
+    ana.locator(".qr-box summary").click()
+    ana.wait_for_function("() => document.querySelector('img.qr').complete")
+    assert ana.locator("img.qr").evaluate("img => img.naturalWidth") > 0  # a picture, not a 🖼
 
 
 def test_joining_an_unknown_code_says_so_next_to_the_code(player):

@@ -155,6 +155,19 @@ def test_a_host_who_drops_out_hands_hosting_to_someone_here():
     assert room.host == "b"  # a player is back: they host
 
 
+def test_in_the_lobby_a_spectator_gets_the_seat_that_frees_up():
+    """Someone who came to a full lobby plays as soon as a seat is free: when a player leaves,
+    or when the host picks a game for more players; the longest waiting first."""
+    room = _room()  # the tiny game: at most 3 players
+    for i, who in enumerate("abcde"):
+        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
+    assert [s.player for s in room.players()] == ["a", "b", "c"]
+    model.fold(room, model.Left(at=6, player="b"))
+    assert [s.player for s in room.players()] == ["a", "c", "d"]
+    model.fold(room, model.GameChosen(at=7, by="a", game="pitacor"))  # 3 to 10 players
+    assert [s.player for s in room.players()] == ["a", "c", "d", "e"]
+
+
 def test_leaving_the_lobby_leaves_no_colour_behind():
     """Nothing names a player who left the lobby, so nothing is kept for them."""
     room = _room()

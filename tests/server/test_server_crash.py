@@ -4,10 +4,14 @@ clients resume, timers continue"."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 
+import pytest
 from server_harness import run, subprocess_server
 
-from tertulia.client import Client
+from tertulia.cli import EXIT_TRY_AGAIN
+from tertulia.client import Client, ClientError
 
 
 async def _connect_all(ws: str, tokens: list[str], code: str) -> list[Client]:
@@ -87,6 +91,46 @@ def test_a_clean_stop_and_start_resumes_rooms_too(tmp_path):
             assert ana.latest["room"]["settings"]["goal"] == 40
             assert ana.latest["room"]["host"] == ana.player
             await asyncio.sleep(0)
+            await ana.close()
+
+        run(after())
+
+
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as listing:
+        return [int(child) for child in listing.read().split()]
+
+
+def test_when_the_store_writer_dies_the_server_says_so_and_stops_for_a_restart(tmp_path):
+    """Nothing acknowledged is lost, and nothing more is accepted that could not be saved: with
+    its writer process gone the server fails /healthz, refuses changes, and exits with status 3
+    (75, "try again") for its supervisor; started again, it has everything that was acknowledged."""
+    db = tmp_path / "writer.sqlite3"
+    with subprocess_server(db) as first:
+        port = first.port
+
+        async def before() -> tuple[str, str]:
+            ana = await Client.connect(first.ws)
+            code = await ana.create_room("pitacor", "Ana")
+            await ana.say("saved before")
+            assert first.process is not None
+            (writer,) = _children(first.process.pid)
+            os.kill(writer, signal.SIGKILL)
+            with pytest.raises(ClientError) as refused:  # the change that finds it gone
+                await ana.say("never saved")
+            assert refused.value.code == "server.store"
+            return ana.token, code
+
+        token, code = run(before())
+        assert first.process is not None
+        assert first.process.wait(timeout=20) == EXIT_TRY_AGAIN
+
+    with subprocess_server(db, port) as second:
+
+        async def after() -> None:
+            ana = await Client.connect(second.ws, token=token)
+            await ana.join_room(code, "Ana", resume=True)
+            assert [line["text"] for line in ana.chat] == ["saved before"]
             await ana.close()
 
         run(after())

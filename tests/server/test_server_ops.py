@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
+import urllib.error
 import urllib.request
 
+import pytest
 from server_harness import run, subprocess_server
 
 from tertulia.client import Client, ClientError
+from tertulia.server.app import room_qr_svg
 
 
 def _get(url: str) -> tuple[int, str, bytes]:
@@ -24,6 +28,24 @@ def test_healthz_counts_rooms_and_connections(server):
             status, _, body = _get(f"{server.base}/healthz")
             assert status == 200
             assert json.loads(body) == {"status": "ok", "rooms": 1, "connections": 1}
+
+    run(go())
+
+
+def test_healthz_fails_once_the_store_can_no_longer_save(server):
+    """An operator's probe must not say "ok" about a server that refuses every change."""
+
+    async def go():
+        async with await Client.connect(server.ws) as ana:
+            await ana.create_room("tiny", "Ana")
+            store = server.app.state.tertulia.store
+            os.kill(store._writer._process.pid, signal.SIGKILL)
+            with contextlib.suppress(ClientError):
+                await ana.say("lost")  # the first save after it died finds out
+            with pytest.raises(urllib.error.HTTPError) as failed:
+                _get(f"{server.base}/healthz")
+            assert failed.value.code == 503
+            assert json.loads(failed.value.read())["status"] == "store_lost"
 
     run(go())
 
@@ -66,7 +88,11 @@ def test_pages_and_the_room_link_and_its_qr_code(server):
         status, kind, _ = _get(f"{server.base}/r/{code}")
         assert status == 200 and kind.startswith("text/html")
         status, kind, svg = _get(f"{server.base}/r/{code}/qr.svg")
-        assert status == 200 and kind == "image/svg+xml" and svg.startswith(b"<svg")
+        assert status == 200 and kind == "image/svg+xml"
+        # A whole SVG document (a browser shows no image without the namespace), and it holds
+        # the link this browser used to reach the server.
+        assert svg.startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')
+        assert svg == room_qr_svg(server.base, code)
 
     run(go())
 

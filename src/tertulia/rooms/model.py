@@ -228,6 +228,8 @@ def _left(room: RoomModel, r: Left | Kicked) -> list[Event]:
     room.seats.remove(seat)
     if room.match is not None:  # the match's scores and rounds still name them
         room.former_colours[r.player] = seat.colour
+    if room.status is Status.LOBBY:
+        _seat_waiting_spectators(room)
     if room.host == r.player:  # "host hand-over when the host leaves"
         room.host = _next_host(room)
         if room.status is Status.PLAYING:
@@ -282,7 +284,16 @@ def _game_chosen(room: RoomModel, r: GameChosen) -> list[Event]:
         raise RuleError("room.unknown_game", "There is no such game.", game=r.game)
     room.game = room.games[r.game]
     room.settings = room.game.Settings()
+    _seat_waiting_spectators(room)  # this game may take more players
     return [Event("room.game_chosen", {"game": r.game})]
+
+
+def _seat_waiting_spectators(room: RoomModel) -> None:
+    """In the lobby, those who came to watch a full room get a seat as soon as there is one,
+    those who waited longest first."""
+    for seat in room.seats:
+        if seat.spectator and len(room.players()) < room.game.MAX_PLAYERS:
+            seat.spectator = False
 
 
 def _settings(room: RoomModel, r: SettingsChanged) -> list[Event]:
@@ -362,9 +373,7 @@ def _rematched(room: RoomModel, r: Rematched) -> list[Event]:
     room.status = Status.LOBBY
     room.match = None
     room.former_colours.clear()  # the next match names only those here
-    for seat in room.seats:  # spectators who waited get a seat if there is room
-        if seat.spectator and len(room.players()) < room.game.MAX_PLAYERS:
-            seat.spectator = False
+    _seat_waiting_spectators(room)
     return [Event("room.rematch", {})]
 
 

@@ -54,6 +54,7 @@ from .views import game_blobs, game_part, game_view, game_views, lobby_view, vie
 log = logging.getLogger("tertulia.room")
 
 INBOX_SIZE = 256
+CLOCK_RETRY_MAX = 30.0  # seconds between tries to save a timeout while the store fails
 _BUILD_VIEW = object()  # _update_for builds the seat's view itself unless it is given one
 
 
@@ -190,6 +191,7 @@ class Room:
         self._task: asyncio.Task | None = None
         self._working = False  # the task is handling an item (the room is not idle)
         self._current: Any = None  # that item (a _Started once a message's save began)
+        self._clock_failures = 0  # timeouts in a row the store could not save
         self._last_views: _LastViews | None = None
 
     @property
@@ -322,6 +324,10 @@ class Room:
                 at = max(self.clock(), item.deadline)
                 try:
                     await self._commit(GameMove(at=at, seat=None, action={"type": "timeout"}))
+                    self._clock_failures = 0
+                except Exception:
+                    self._clock_failures += 1
+                    raise
                 finally:  # a failed save must not stop the clock for good
                     self._schedule_clock()
         elif isinstance(item, _GraceOver):
@@ -677,6 +683,8 @@ class Room:
         if deadline is None or self.closed:
             return
         delay = max(0.0, deadline - self.clock())
+        if self._clock_failures:  # the store is failing: try again, but not in a busy loop
+            delay = max(delay, min(CLOCK_RETRY_MAX, 0.1 * 2**self._clock_failures))
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(delay, self._put, _ClockRanOut(deadline), None, None)
 

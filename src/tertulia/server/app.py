@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from types import ModuleType
 from urllib.parse import urlsplit
@@ -38,11 +39,18 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 class Tertulia:
     """What the app needs while it runs, built at start-up and closed at shutdown."""
 
-    def __init__(self, config: Config, games: dict[str, ModuleType]) -> None:
+    def __init__(
+        self,
+        config: Config,
+        games: dict[str, ModuleType],
+        on_store_lost: Callable[[], None] | None = None,
+    ) -> None:
         self.config = config
         self.games = games
         self.identity = Identity.from_file(config.key_path)
         self.store = SQLiteStore(config.db_path)
+        self.on_store_lost = on_store_lost
+        self.store.on_writer_lost(self._store_lost)
         self.metrics = Metrics(lambda: len(self.manager.rooms))
         room_config = RoomConfig(
             drop_grace_seconds=config.drop_grace_seconds, observe=self.metrics.observe
@@ -64,9 +72,21 @@ class Tertulia:
         await self.manager.shutdown()
         await self.store.close()
 
+    def _store_lost(self) -> None:
+        """Nothing can be saved any more, so no change can be accepted: every room refuses
+        (``server.store``) and ``/healthz`` fails. ``tertulia serve`` then stops with an error
+        for its supervisor to start it again — everything acknowledged is in the log."""
+        log.critical("the store's writer process died; this server can no longer save anything")
+        if self.on_store_lost is not None:
+            self.on_store_lost()
 
-def create_app(config: Config, games: dict[str, ModuleType] | None = None) -> Starlette:
-    state = Tertulia(config, GAMES if games is None else games)
+
+def create_app(
+    config: Config,
+    games: dict[str, ModuleType] | None = None,
+    on_store_lost: Callable[[], None] | None = None,
+) -> Starlette:
+    state = Tertulia(config, GAMES if games is None else games, on_store_lost)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -83,7 +103,7 @@ def create_app(config: Config, games: dict[str, ModuleType] | None = None) -> St
         code = normalize_code(request.path_params["code"])
         if code is None:
             return JSONResponse({"error": "room.unknown"}, status_code=404)
-        svg = segno.make(f"{config.base_url}/r/{code}", error="m").svg_inline(scale=6, border=2)
+        svg = room_qr_svg(_public_base(request, config), code)
         return Response(svg, media_type="image/svg+xml")
 
     async def games_info(request: Request) -> Response:
@@ -106,8 +126,14 @@ def create_app(config: Config, games: dict[str, ModuleType] | None = None) -> St
         return JSONResponse({"rooms": state.manager.public_rooms(), "recent": recent})
 
     async def health(request: Request) -> Response:
+        writable = state.store.writable
         return JSONResponse(
-            {"status": "ok", "rooms": len(state.manager.rooms), "connections": len(state.sessions)}
+            {
+                "status": "ok" if writable else "store_lost",
+                "rooms": len(state.manager.rooms),
+                "connections": len(state.sessions),
+            },
+            status_code=200 if writable else 503,
         )
 
     async def metrics(request: Request) -> Response:
@@ -152,6 +178,22 @@ def create_app(config: Config, games: dict[str, ModuleType] | None = None) -> St
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tertulia = state
     return app
+
+
+def room_qr_svg(base: str, code: str) -> bytes:
+    """The room link as a QR code: a whole SVG document (with its namespace, or a browser will
+    not show it as an image), dark on white so it scans on the dark theme too."""
+    out = io.BytesIO()
+    segno.make(f"{base}/r/{code}", error="m").save(
+        out, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False
+    )
+    return out.getvalue()
+
+
+def _public_base(request: Request, config: Config) -> str:
+    """How players reach us: the configured public URL, else the address this request came
+    to (a server listening on 0.0.0.0 for a LAN party is reached at its LAN address)."""
+    return config.public_url.rstrip("/") if config.public_url else str(request.base_url).rstrip("/")
 
 
 def _origin_allowed(websocket: WebSocket, config: Config) -> bool:

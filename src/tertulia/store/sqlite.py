@@ -48,6 +48,16 @@ class SQLiteStore:
             raise
 
     @property
+    def writable(self) -> bool:
+        """False once the writer process has died: nothing more can be saved (see
+        ``on_writer_lost``)."""
+        return self._writer.alive
+
+    def on_writer_lost(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (on the event loop) if the writer process dies on its own."""
+        self._writer.on_lost = callback
+
+    @property
     def stats(self) -> StoreStats:
         """Live counters: commits, acknowledged requests and entries, failed batches."""
         return self._writer.stats

@@ -72,6 +72,14 @@ class WriterProcess:
         self._gone = False  # the process closed its end (exited, or was killed)
         self._reading = False  # in _readable: frames() is walking self._in
         self._ended: asyncio.Event | None = None
+        # Called once if the process ends on its own (killed, or a bug): nothing can be
+        # saved any more, and the owner decides what the server does about it.
+        self.on_lost: Callable[[], None] | None = None
+
+    @property
+    def alive(self) -> bool:
+        """False once the process has ended without being asked to."""
+        return not (self._gone and not self._closing)
 
     # -- requests -----------------------------------------------------------------------
 
@@ -210,6 +218,11 @@ class WriterProcess:
         for future, _, on_done in pending.values():
             _settle(future, on_done, _writer_gone())
         self._ended.set()
+        if not self._closing and self.on_lost is not None:
+            try:
+                self.on_lost()
+            except Exception:
+                log.exception("the store's on_lost failed")
 
 
 def _settle(future: asyncio.Future[None], on_done: _OnDone | None, error: BaseException | None):
