@@ -243,6 +243,23 @@ def test_after_a_server_restart_the_tab_reconnects_and_keeps_what_was_typed(play
     expect(bo.locator("#chat-log .chat-text")).to_have_text(["typed while the server was away"])
 
 
+def test_a_phone_that_loses_its_network_says_so_and_comes_back_to_its_seat(player):
+    """ "automatic reconnection with visible status": with the network gone, a socket's closing
+    handshake never ends; the page must not sit there looking online on a frozen screen."""
+    ana, bo = player(), player(viewport=PHONE)
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    bo.context.set_offline(True)
+    expect(bo.locator("#connection-banner")).to_have_text("Reconnecting…", timeout=5_000)
+    bo.context.set_offline(False)
+    expect(bo.locator("#connection-banner")).to_be_hidden(timeout=20_000)
+    ana.locator("#chat-input").fill("welcome back")
+    ana.locator("#chat-input").press("Enter")
+    bo.locator(".chat-toggle").click()
+    expect(bo.locator("#chat-log .chat-text")).to_have_text(["welcome back"])
+    expect(bo.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
+
+
 # Records what the page plays instead of listening: every oscillator started (its pitch) and
 # every vibration asked for.
 RECORD_SOUNDS = """

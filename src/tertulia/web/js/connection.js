@@ -16,8 +16,8 @@ import { prefs } from "./prefs.js";
 
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 const MAX_BACKOFF_MS = 10000;
-const PING_EVERY_MS = 20000;
-const SILENT_LIMIT_MS = 50000; // no frame at all for this long: the socket is dead
+const PING_EVERY_MS = 10000;
+const SILENT_LIMIT_MS = 25000; // no frame at all for this long: the socket is dead
 const REQUEST_TIMEOUT_MS = 20000;
 
 function clientError(code, message) {
@@ -44,6 +44,8 @@ export class Connection {
     this.pingTimer = null;
     this.retryTimer = null;
     window.addEventListener("online", () => this.reconnectNow());
+    // The phone says its network is gone: the socket is as good as dead, say so now.
+    window.addEventListener("offline", () => this.dropSocket(this.ws));
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.reconnectNow();
     });
@@ -188,6 +190,21 @@ export class Connection {
     this.scheduleReconnect();
   }
 
+  /**
+   * Give up on this socket now, without waiting for its closing handshake: with the network
+   * gone that handshake never ends, and the tab would sit "online" on a frozen screen.
+   */
+  dropSocket(ws) {
+    if (!ws || ws !== this.ws) return;
+    try {
+      ws.close();
+    } catch {
+      // already closing
+    }
+    this.onClose(ws);
+    this.ws = null; // its own close event, whenever it comes, is about a socket we forgot
+  }
+
   scheduleReconnect() {
     this.setStatus("reconnecting");
     const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
@@ -209,7 +226,7 @@ export class Connection {
     this.pingTimer = setInterval(() => {
       if (ws !== this.ws || ws.readyState !== WebSocket.OPEN) return;
       if (Date.now() - this.lastFrameAt > SILENT_LIMIT_MS) {
-        ws.close();
+        this.dropSocket(ws);
         return;
       }
       const sent = Date.now();
