@@ -215,6 +215,39 @@ def test_a_removed_player_stays_out_and_a_resume_only_takes_back_a_seat_one_has(
     run(go())
 
 
+def test_recent_matches_show_public_rooms_only_with_each_players_colour(server):
+    """A private room's code and players are for those who were there: its finished match is
+    not listed on everyone's home page; a public one is, each player in their seat colour
+    (also one who left, whose leaving ended the tiny game)."""
+
+    async def finish(public: bool) -> str:
+        ana, bo = await Client.connect(server.ws), await Client.connect(server.ws)
+        code = await ana.create_room("tiny", "Ana", public=public)
+        await bo.join_room(code, "Bo")
+        await ana.request("start_match")
+        await bo.request("leave_room")  # the tiny game: the one left wins
+        await ana.wait_for(lambda p: p["room"]["status"] == "ended")
+        return code
+
+    async def recent() -> list[dict]:
+        for _ in range(50):  # kept in the background, right after the match ends
+            with urllib.request.urlopen(f"{server.base}/api/rooms") as response:
+                listed = json.load(response)["recent"]
+            if listed:
+                return listed
+            await asyncio.sleep(0.02)
+        return []
+
+    async def go():
+        await finish(public=False)
+        public_code = await finish(public=True)
+        listed = await recent()
+        assert [m["room"] for m in listed] == [public_code]
+        assert {p["name"]: p["colour"] for p in listed[0]["players"]} == {"Ana": 0, "Bo": 1}
+
+    run(go())
+
+
 def test_host_hand_over_when_the_host_leaves(server):
     async def go():
         ana, bo, _ = await _pair(server)

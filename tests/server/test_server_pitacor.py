@@ -10,9 +10,9 @@ from server_harness import run
 from tertulia.client import Client
 
 
-async def _table(server, **settings):
+async def _table(server, public: bool = False, **settings):
     clients = [await Client.connect(server.ws, keep_frames=True) for _ in range(3)]
-    code = await clients[0].create_room("pitacor", "Ana")
+    code = await clients[0].create_room("pitacor", "Ana", public=public)
     for client, name in zip(clients[1:], ["Bo", "Cy"], strict=True):
         await client.join_room(code, name)
     host = clients[0]
@@ -50,7 +50,7 @@ async def _play_round(clients) -> dict:
 
 def test_a_full_match_to_a_winner_through_the_server(server):
     async def go():
-        clients, code = await _table(server, goal=5)
+        clients, code = await _table(server, public=True, goal=5)
         push = await _play_round(clients)
         while push["view"]["phase"] != "ended":
             next_giver = _by_id(clients)[push["view"]["next_giver"]]
@@ -67,6 +67,8 @@ def test_a_full_match_to_a_winner_through_the_server(server):
             recent = json.load(response)["recent"]
         assert recent[0]["room"] == code and recent[0]["game"] == "pitacor"
         assert {p["name"] for p in recent[0]["players"]} == {"Ana", "Bo", "Cy"}
+        colours = {p["name"]: p["colour"] for p in recent[0]["players"]}
+        assert colours == {"Ana": 0, "Bo": 1, "Cy": 2}
 
     run(go())
 

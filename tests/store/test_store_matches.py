@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 from store_testing import run
 
@@ -58,3 +59,20 @@ def test_a_match_with_unencodable_players_fails_only_its_caller(tmp_path: Path) 
             assert store.stats.failed_batches == 0
 
     run(body)
+
+
+def test_public_only_keeps_the_matches_marked_public(tmp_path: Path) -> None:
+    async def go() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            marked = [("AAAA", True, 1.0), ("BBBB", False, 2.0), ("CCCC", True, 3.0)]
+            for room, public, at in marked:
+                match = _match(room, "pitacor", at)
+                await store.record_finished_match(
+                    FinishedMatch(**{**msgspec.structs.asdict(match), "extra": {"public": public}})
+                )
+            await store.record_finished_match(_match("DDDD", "pitacor", 4.0))  # not marked
+            public = await store.recent_matches(10, public_only=True)
+            assert [m.room for m in public] == ["CCCC", "AAAA"]
+            assert [m.room for m in await store.recent_matches(1, public_only=True)] == ["CCCC"]
+
+    run(go)

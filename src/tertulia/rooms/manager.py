@@ -95,7 +95,8 @@ class RoomManager:
     async def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
         import msgspec
 
-        return [msgspec.to_builtins(m) for m in await self.store.recent_matches(limit)]
+        matches = await self.store.recent_matches(limit, public_only=True)
+        return [msgspec.to_builtins(m) for m in matches]
 
     async def close_idle(self) -> list[str]:
         """Close rooms nobody has been connected to for ``idle_seconds``."""

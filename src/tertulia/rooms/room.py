@@ -605,6 +605,7 @@ class Room:
                 "score": p.score,
                 "place": p.place,
                 "winner": p.winner,
+                "colour": self._colour_of(p.seat),
             }
             for p in outcome.ranking
         ]
@@ -613,7 +614,9 @@ class Room:
             game=self.model.game.NAME,
             ended_at=at,
             players=players,
-            extra={"reason": outcome.reason},
+            # Only public rooms' matches are shown to everyone (a private room's code and
+            # players are for those who were there).
+            extra={"reason": outcome.reason, "public": self.model.public},
         )
         try:
             await self.store.record_finished_match(match)
@@ -649,6 +652,12 @@ class Room:
         fresh = game_blobs(self.model, peer.player, peer.sent_blobs)
         peer.sent_blobs.update(fresh)
         return fresh or None
+
+    def _colour_of(self, player: str) -> int | None:
+        """The seat colour ``player`` has or had in this room (the home page's recent matches
+        draw them as the room did)."""
+        seat = self.model.seat(player)
+        return seat.colour if seat is not None else self.model.former_colours.get(player)
 
     def _online_players(self) -> list[str]:
         return sorted({p.player for p in self.peers})

@@ -154,9 +154,10 @@ class Store(Protocol):
         ...
 
     async def recent_matches(
-        self, limit: int = 20, *, game: str | None = None
+        self, limit: int = 20, *, game: str | None = None, public_only: bool = False
     ) -> list[FinishedMatch]:
-        """Finished matches, newest first."""
+        """Finished matches, newest first; with ``public_only``, those whose ``extra`` says
+        ``"public": true``."""
         ...
 
     async def close(self) -> None:

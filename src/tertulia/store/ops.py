@@ -169,13 +169,19 @@ def read_live_rooms(conn: sqlite3.Connection) -> list[LiveRoom]:
 
 
 def read_recent_matches(
-    conn: sqlite3.Connection, limit: int, game: str | None
+    conn: sqlite3.Connection, limit: int, game: str | None, public_only: bool = False
 ) -> list[FinishedMatch]:
-    where, params = ("WHERE game = ? ", (game, limit)) if game is not None else ("", (limit,))
+    conditions, params = [], []
+    if game is not None:
+        conditions.append("game = ?")
+        params.append(game)
+    if public_only:
+        conditions.append("json_extract(extra, '$.public') = 1")
+    where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
     rows = conn.execute(
         "SELECT room_code, game, started_at, ended_at, players, extra FROM finished_matches "
         f"{where}ORDER BY ended_at DESC, id DESC LIMIT ?",
-        params,
+        (*params, limit),
     ).fetchall()
     return [
         FinishedMatch(

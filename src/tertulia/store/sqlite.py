@@ -146,12 +146,15 @@ class SQLiteStore:
         return await self._read(ops.read_live_rooms)
 
     async def recent_matches(
-        self, limit: int = 20, *, game: str | None = None
+        self, limit: int = 20, *, game: str | None = None, public_only: bool = False
     ) -> list[FinishedMatch]:
-        """Finished matches, newest first (optionally of one game)."""
+        """Finished matches, newest first (optionally of one game; optionally only those
+        whose ``extra`` says ``"public": true``)."""
         if limit < 0:
             raise ValueError(f"expected limit >= 0, got {limit}")
-        return await self._read(lambda conn: ops.read_recent_matches(conn, limit, game))
+        return await self._read(
+            lambda conn: ops.read_recent_matches(conn, limit, game, public_only)
+        )
 
     async def _read(self, query: Any) -> Any:
         if self._closed:

@@ -42,10 +42,13 @@ export function setSeats(code, seats, formerColours = {}) {
   for (const seat of seats || []) if (Number.isInteger(seat.colour)) seatColours.set(seat.id, seat.colour);
 }
 
-/** The colour and shape of player `id`, and the initial of `nickname`. */
-export function identity(id, nickname) {
+/**
+ * The colour and shape of player `id`, and the initial of `nickname`; `colour`, when given, is
+ * their seat colour number in a room other than the current one (the home page's recent matches).
+ */
+export function identity(id, nickname, colour = null) {
   const initial = (Array.from(String(nickname || "?").trim())[0] || "?").toLocaleUpperCase();
-  const seat = seatColours.get(id);
+  const seat = Number.isInteger(colour) ? colour : seatColours.get(id);
   if (seat !== undefined) {
     return { colour: COLOURS[seat % COLOURS.length], shape: SHAPES[seat % SHAPES.length], initial };
   }
@@ -61,8 +64,8 @@ export function identity(id, nickname) {
  * A small avatar element. The nickname is not inside it (it sits next to it as text), so the
  * avatar is decorative for screen readers.
  */
-export function avatar(id, nickname, { size = "md", offline = false } = {}) {
-  const { colour, shape, initial } = identity(id, nickname);
+export function avatar(id, nickname, { size = "md", offline = false, seatColour = null } = {}) {
+  const { colour, shape, initial } = identity(id, nickname, seatColour);
   const el = h("span", {
     class: `avatar avatar-${size} shape-${shape}${offline ? " offline" : ""}`,
     "aria-hidden": "true",

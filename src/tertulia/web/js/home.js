@@ -274,7 +274,7 @@ export function mount(main, app) {
           h(
             "li",
             { class: p.winner ? "winner" : "" },
-            avatar(p.id, p.name, { size: "sm" }),
+            avatar(p.id, p.name, { size: "sm", seatColour: p.colour }),
             h("span", { class: "name" }, p.name),
             p.winner ? ht("span", { class: "pill win" }, "home.winner") : null,
             h("span", { class: "score" }, String(p.score)),
