@@ -36,6 +36,7 @@ class Client:
         self.keep_frames = keep_frames
         self.player = ""
         self.token = ""
+        self.seated_room: str | None = None  # welcome's room: where this player has a seat
         self.server_now = 0.0
         self.latest: dict[str, Any] | None = None
         self.pushes: list[dict[str, Any]] = []
@@ -154,6 +155,7 @@ class Client:
             return
         if kind == "welcome":
             self.player, self.token = message["player"], message["token"]
+            self.seated_room = message.get("room")
             self.server_now = message["now"]
         elif kind == "room":
             if message.get("chat") is not None:

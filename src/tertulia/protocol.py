@@ -155,6 +155,9 @@ class Welcome(ServerMessage, tag="welcome"):
     player: str
     token: str
     now: float  # the server's clock: deadlines in views are on it
+    # The live room where this player holds a seat (the latest they were active in), so a
+    # page opened afresh can offer to go back to it; None if there is none.
+    room: str | None = None
 
 
 class RoomUpdate(ServerMessage, tag="room"):

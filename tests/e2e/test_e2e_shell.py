@@ -260,6 +260,17 @@ def test_a_phone_that_loses_its_network_says_so_and_comes_back_to_its_seat(playe
     expect(bo.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
 
 
+def test_the_home_page_opened_afresh_offers_the_way_back_to_ones_room(player):
+    ana, bo = player(), player()
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    bo.goto(bo.url.split("/r/")[0] + "/")  # a fresh page load of home
+    expect(bo.locator(".back-card")).to_contain_text(code)
+    bo.get_by_role("button", name="Back to the room").click()
+    expect(bo).to_have_url(re.compile(f"/r/{code}$"))
+    expect(bo.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
+
+
 # Records what the page plays instead of listening: every oscillator started (its pitch) and
 # every vibration asked for.
 RECORD_SOUNDS = """

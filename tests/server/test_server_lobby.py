@@ -32,6 +32,21 @@ def test_hello_gives_a_public_id_and_a_secret_token(server):
     run(go())
 
 
+def test_welcome_names_the_room_where_one_has_a_seat(server):
+    """A page opened afresh (the home page, another tab) can offer "Back to the room"."""
+
+    async def go():
+        ana, bo, code = await _pair(server)
+        assert ana.seated_room is None  # said hello before having a seat
+        async with await Client.connect(server.ws, token=bo.token) as bo_again:
+            assert bo_again.seated_room == code
+        await bo.request("leave_room")
+        async with await Client.connect(server.ws, token=bo.token) as bo_again:
+            assert bo_again.seated_room is None
+
+    run(go())
+
+
 def test_create_and_join_by_code_both_see_each_other(server):
     async def go():
         ana, bo, code = await _pair(server)

@@ -83,6 +83,16 @@ class RoomManager:
         room = self.rooms.get(code)
         return room if room is not None and not room.closed else None
 
+    def seated_room(self, player: str) -> str | None:
+        """The code of the open room where ``player`` has a seat and was last active."""
+        seated = [
+            room
+            for room in self.rooms.values()
+            if not room.closed and any(s.player == player for s in room.model.seats)
+        ]
+        latest = max(seated, key=lambda room: room.model.last_activity, default=None)
+        return latest.code if latest is not None else None
+
     def public_rooms(self) -> list[dict[str, Any]]:
         """Open public rooms, those waiting for players first."""
         listed = [

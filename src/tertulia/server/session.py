@@ -130,7 +130,8 @@ class Session:
         if self.player and player != self.player:
             raise RuleError("session.identity_changed", "This connection already said hello.")
         self.player = player
-        self.send(p.Welcome(player=player, token=token, now=time.time()))
+        room = self.manager.seated_room(player)
+        self.send(p.Welcome(player=player, token=token, now=time.time(), room=room))
         self.send(p.Ack(message.id))
 
     async def _enter(self, room: Room, nickname: str, msg_id: int, resume: bool = False) -> None:
