@@ -271,6 +271,23 @@ def test_the_home_page_opened_afresh_offers_the_way_back_to_ones_room(player):
     expect(bo.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
 
 
+def test_a_new_screen_starts_at_its_top_and_a_wrong_path_shows_home_at_home(player):
+    ana = player(viewport=PHONE)
+    set_nickname(ana, "Ana")
+    ana.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert ana.evaluate("window.scrollY") > 0
+    ana.get_by_role("button", name="Create room").click()
+    expect(ana).to_have_url(re.compile(r"/r/[A-Z0-9]{4,6}$"))
+    assert ana.evaluate("window.scrollY") == 0
+    # Whatever the browser scrolls into view lands below the sticky status bar.
+    ana.wait_for_function(
+        "() => getComputedStyle(document.documentElement).scrollPaddingTop"
+        " === `${document.getElementById('status-bar').offsetHeight + 8}px`"
+    )
+    ana.goto(ana.url.split("/r/")[0] + "/r/ab")
+    expect(ana).to_have_url(re.compile(r"/$"))
+
+
 # Records what the page plays instead of listening: every oscillator started (its pitch) and
 # every vibration asked for.
 RECORD_SOUNDS = """

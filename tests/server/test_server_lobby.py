@@ -295,16 +295,24 @@ def test_nicknames_1_to_20_characters_unique_in_the_room(server, nickname, code)
 
 
 def test_public_rooms_are_listed_with_game_players_and_status(server):
+    def listed() -> dict[str, dict]:
+        with urllib.request.urlopen(f"{server.base}/api/rooms") as response:
+            return {r["code"]: r for r in json.load(response)["rooms"]}
+
     async def go():
-        ana, _bo, code = await _pair(server, public=True)
+        ana, bo, code = await _pair(server, public=True)
         await Client.connect(server.ws)  # someone else looks at the home page
         await ana.create_room("tiny", "Ana", public=False)  # a private room is never listed
-        with urllib.request.urlopen(f"{server.base}/api/rooms") as response:
-            listing = json.load(response)
-        rooms = {r["code"]: r for r in listing["rooms"]}
+        rooms = listed()
         assert list(rooms) == [code]
         assert rooms[code]["game"] == "tiny" and rooms[code]["players"] == 2
         assert rooms[code]["status"] == "lobby"
+        await bo.close()  # nobody is there any more: nobody to play with
+        for _ in range(50):
+            if code not in listed():
+                break
+            await asyncio.sleep(0.02)
+        assert listed() == {}
 
     run(go())
 

@@ -94,11 +94,12 @@ class RoomManager:
         return latest.code if latest is not None else None
 
     def public_rooms(self) -> list[dict[str, Any]]:
-        """Open public rooms, those waiting for players first."""
+        """Open public rooms someone is connected to (an abandoned one has nobody to play
+        with), those waiting for players first."""
         listed = [
             summary(room.model, len({p.player for p in room.peers}))
             for room in self.rooms.values()
-            if room.model.public and room.model.seats and not room.closed
+            if room.model.public and room.peers and not room.closed
         ]
         return sorted(listed, key=lambda r: (r["status"] != Status.LOBBY.value, -r["online"]))
 

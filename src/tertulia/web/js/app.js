@@ -20,6 +20,13 @@ const banner = document.getElementById("connection-banner");
 const announcer = document.getElementById("announcer");
 const alertRegion = document.getElementById("alert");
 
+// The sticky status bar is 1–3 lines tall: whatever the browser scrolls into view (a focused
+// field, a step) must land below it, not under it.
+const statusBar = document.getElementById("status-bar");
+new ResizeObserver(() => {
+  document.documentElement.style.scrollPaddingTop = `${statusBar.offsetHeight + 8}px`;
+}).observe(statusBar);
+
 const listeners = new Map();
 let gamesPromise = null;
 let screen = null;
@@ -176,8 +183,15 @@ function route() {
   screen = null;
   replace(main);
   app.setStatus(null);
+  // A new screen starts at its top (the browser keeps the old one's scroll on a same-page
+  // navigation, which hid the room's title after a Join far down the home page).
+  window.scrollTo(0, 0);
   if (match) screen = room.mount(main, app, { code: match[1].toUpperCase() });
-  else screen = home.mount(main, app);
+  else {
+    // Any other path is home: say so in the address bar too (a mistyped /r/ab stays a lie).
+    if (location.pathname !== "/") history.replaceState(null, "", "/");
+    screen = home.mount(main, app);
+  }
 }
 
 window.addEventListener("popstate", route);
