@@ -161,6 +161,9 @@ def test_three_players_play_a_default_match_to_a_winner(player, artifacts):
         giver2.locator("#pitacor-points li", has_text=names[g2]).locator(".pc-awarded")
     ).to_have_text("added: 0")
     expect(pages[0].locator("#rematch")).to_be_visible()
+    # Above the podium, in the first screenful (it was under the podium and the reveal).
+    top = pages[0].locator("#rematch").evaluate("b => b.getBoundingClientRect().top + scrollY")
+    assert top < pages[0].viewport_size["height"] / 2, top
     expect(pages[1].locator(".rematch-box")).to_contain_text("Ana")
     # On the podium the whole match is open, newest round first.
     history = pages[1].locator("#pitacor-history-card")

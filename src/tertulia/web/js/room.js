@@ -209,7 +209,7 @@ export function mount(main, app, { code }) {
     }
     if (gameLoading) return; // the newest push is rendered when loading ends
     dropLobby();
-    replace(body, gameHost, rematchBox);
+    replace(body, rematchBox, gameHost); // the way on first: the podium is long
     gameLoading = screenFor(name);
     const module = await gameLoading;
     gameLoading = null;
