@@ -211,9 +211,11 @@ def test_turns_and_hidden_markers_on_phones(player, artifacts):
     expect(verdict).to_have_text("This clue is allowed.")
     giver.locator("#pitacor-give").click()
     giver.locator("#pitacor-clues .pc-clue-text", has_text="ocean").wait_for()
-    expect(giver.locator("#chat-input")).to_have_attribute(
-        "placeholder", "Clue givers can't chat until the reveal"
-    )
+    expect(giver.locator("#chat-input")).to_have_attribute("placeholder", "Chat closed")
+    # The reason in full, on a line that wraps (a placeholder is cut short on a phone).
+    giver.locator(".chat-toggle").click()
+    expect(giver.locator("#chat-closed-why")).to_have_text("Clue givers can't chat until the reveal")
+    giver.keyboard.press("Escape")
 
     # First pass, in seat order from the giver's left.
     first = whose_turn(pages)

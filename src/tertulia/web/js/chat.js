@@ -22,6 +22,8 @@ export function createChat(app) {
   });
   tx(input, "chat.placeholder", null, "placeholder");
   const error = h("p", { class: "field-error", id: "chat-error", hidden: true });
+  // Why the chat is closed, in full (a placeholder cannot wrap, and phones cut it short).
+  const closedWhy = h("p", { class: "hint chat-closed-why", id: "chat-closed-why", hidden: true });
   const send = ht("button", { type: "submit", class: "primary", id: "chat-send" }, "chat.send");
   const form = h(
     "form",
@@ -37,6 +39,7 @@ export function createChat(app) {
     h("div", { class: "chat-head" }, ht("h2", { id: "chat-title" }, "chat.title"), close),
     log,
     form,
+    closedWhy,
     error,
   );
 
@@ -144,13 +147,20 @@ export function createChat(app) {
     }
   });
 
-  /** The game may close the chat (Pitacor's clue giver): the input says why. */
-  /** Open or close the chat box; a game may say why it is closed (an i18n key). */
+  /**
+   * Open or close the chat box; a game may say why it is closed (an i18n key, Pitacor's clue
+   * giver): the input then says "Chat closed" and the line under it says why.
+   */
   function setAllowed(allowed, reasonKey = null) {
     input.disabled = !allowed;
     send.disabled = !allowed;
-    if (allowed) tx(input, "chat.placeholder", null, "placeholder");
-    else tx(input, reasonKey || "chat.not_now_placeholder", null, "placeholder");
+    closedWhy.hidden = allowed;
+    if (allowed) {
+      tx(input, "chat.placeholder", null, "placeholder");
+      return;
+    }
+    tx(input, "chat.closed_short", null, "placeholder");
+    tx(closedWhy, reasonKey || "chat.not_now_placeholder");
   }
 
   const offs = [app.on("chat_line", addLine), app.on("chat_history", showHistory)];
