@@ -214,7 +214,8 @@ def test_turns_and_hidden_markers_on_phones(player, artifacts):
     expect(giver.locator("#chat-input")).to_have_attribute("placeholder", "Chat closed")
     # The reason in full, on a line that wraps (a placeholder is cut short on a phone).
     giver.locator(".chat-toggle").click()
-    expect(giver.locator("#chat-closed-why")).to_have_text("Clue givers can't chat until the reveal")
+    why = giver.locator("#chat-closed-why")
+    expect(why).to_have_text("Clue givers can't chat until the reveal")
     giver.keyboard.press("Escape")
 
     # First pass, in seat order from the giver's left.

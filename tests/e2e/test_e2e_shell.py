@@ -56,6 +56,21 @@ def test_joining_an_unknown_code_says_so_next_to_the_code(player):
     expect(ana.locator("#join-error")).to_be_hidden()
 
 
+def test_a_dead_room_link_says_so_before_asking_for_a_nickname(player, server):
+    """A fresh browser (no nickname yet) opening a link to no room is told at once, not after
+    typing a nickname; a live link asks for the nickname."""
+    ana = player()
+    ana.goto(f"{server.url}/r/QQQQ")
+    expect(ana.locator(".problem")).to_contain_text("no room with that code")
+    expect(ana.locator("#join-nickname")).to_have_count(0)
+    bo = player()
+    code = create_room(bo, "Bo")
+    ana.goto(f"{server.url}/r/{code}")
+    ana.locator("#join-nickname").fill("Ana")
+    ana.locator("#join-with-nickname").click()
+    expect(ana.locator("#seats li .name")).to_have_text(["Bo", "Ana"])
+
+
 def test_players_chat_and_each_sees_the_others_line(player):
     ana, bo = player(), player()
     code = create_room(ana, "Ana")

@@ -125,6 +125,18 @@ def create_app(
         recent = await state.manager.recent_matches()
         return JSONResponse({"rooms": state.manager.public_rooms(), "recent": recent})
 
+    async def room_info(request: Request) -> Response:
+        """Whether a room code is live, and its game (the code is what lets anyone in, so it
+        says no more than joining would); a page opened on a dead link says so at once."""
+        code = normalize_code(request.path_params["code"])
+        room = state.manager.get(code) if code is not None else None
+        if room is None:
+            return JSONResponse(
+                {"error": "room.unknown", "message": "There is no room with that code."},
+                status_code=404,
+            )
+        return JSONResponse({"code": room.code, "game": room.model.game.NAME})
+
     async def health(request: Request) -> Response:
         writable = state.store.writable
         return JSONResponse(
@@ -170,6 +182,7 @@ def create_app(
         Route("/r/{code}/qr.svg", qr),
         Route("/api/games", games_info),
         Route("/api/rooms", rooms_info),
+        Route("/api/rooms/{code}", room_info),
         Route("/healthz", health),
         Route("/metrics", metrics),
         WebSocketRoute("/ws", websocket),

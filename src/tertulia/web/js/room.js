@@ -299,7 +299,22 @@ export function mount(main, app, { code }) {
   } else {
     const nickname = prefs.get("nickname");
     if (nickname) join(nickname);
-    else askNickname();
+    else askNicknameIfTheRoomIsThere();
+  }
+
+  /** A dead link says so before asking for a nickname it could not use. */
+  async function askNicknameIfTheRoomIsThere() {
+    try {
+      const answer = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
+      if (destroyed) return;
+      if (answer.status === 404) {
+        showProblem({ code: "room.unknown", message: "There is no room with that code.", params: {} });
+        return;
+      }
+    } catch {
+      // Offline for the moment: ask anyway, joining will say what is wrong.
+    }
+    if (!destroyed) askNickname();
   }
 
   return {
