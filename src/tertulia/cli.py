@@ -57,9 +57,10 @@ def _serve(args: argparse.Namespace) -> int:
         server.should_exit = True
 
     app = create_app(config, on_store_lost=stop_for_a_restart)
+    server_class = _server_class()
     print(f"Tertulia is running: open {config.base_url}/  (Ctrl+C stops it)", flush=True)
     # uvicorn handles SIGINT and SIGTERM: it stops accepting, closes sockets, runs shutdown.
-    server = uvicorn.Server(
+    server = server_class(
         uvicorn.Config(
             app,
             host=config.host,
@@ -79,6 +80,25 @@ def _serve(args: argparse.Namespace) -> int:
     if not server.started:
         return 3  # as uvicorn.run: it could not start (the port is taken, for one)
     return 0
+
+
+def _server_class():
+    import asyncio
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which first tells every connection that we are restarting."""
+
+        def handle_exit(self, sig: int, frame: object) -> None:
+            if not self.should_exit:  # the first signal: before any connection is closed
+                app = self.config.app
+                # In a signal handler: leave the telling to the event loop, which runs it
+                # before uvicorn's next look at should_exit closes the connections.
+                asyncio.get_running_loop().call_soon_threadsafe(app.state.tertulia.say_restarting)
+            super().handle_exit(sig, frame)
+
+    return Server
 
 
 if __name__ == "__main__":

@@ -96,6 +96,25 @@ def test_a_clean_stop_and_start_resumes_rooms_too(tmp_path):
         run(after())
 
 
+def test_a_stopping_server_tells_everyone_it_is_restarting(tmp_path):
+    """Players see why the connection drops: "The server is restarting; you will be
+    reconnected." comes before the socket closes."""
+    with subprocess_server(tmp_path / "stop.sqlite3") as server:
+
+        async def go() -> None:
+            ana = await Client.connect(server.ws)
+            await ana.create_room("pitacor", "Ana")
+            assert server.process is not None
+            server.process.send_signal(signal.SIGTERM)
+            for _ in range(100):
+                if ana.notices:
+                    break
+                await asyncio.sleep(0.05)
+            assert [n["code"] for n in ana.notices] == ["server.restarting"]
+
+        run(go())
+
+
 def _children(pid: int) -> list[int]:
     with open(f"/proc/{pid}/task/{pid}/children") as listing:
         return [int(child) for child in listing.read().split()]

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..games import GAMES
 from ..games.base import settings_schema
+from ..protocol import Notice
 from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
 from ..rooms.manager import ManagerConfig, RoomManager
@@ -71,6 +72,13 @@ class Tertulia:
     async def stop(self) -> None:
         await self.manager.shutdown()
         await self.store.close()
+
+    def say_restarting(self) -> None:
+        """Tell every connection the server is stopping (it will be back: clients reconnect
+        by themselves, and every acknowledged change is saved)."""
+        notice = Notice("server.restarting", "The server is restarting; you will be reconnected.")
+        for session in list(self.sessions):
+            session.send(notice)
 
     def _store_lost(self) -> None:
         """Nothing can be saved any more, so no change can be accepted: every room refuses
