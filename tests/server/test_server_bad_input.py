@@ -3,6 +3,7 @@ the connection kept."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -81,6 +82,28 @@ def test_oversized_frames_are_refused(server):
         big = json.dumps({"type": "chat", "id": 9, "text": "x" * (70 * 1024)})
         error = await _raw_error(ana, big)
         assert error["code"] == "frame.too_large" and error["params"]["max"] == 64 * 1024
+        # The limit is in bytes: 20,000 four-byte characters are 80 KB on the wire.
+        wide = json.dumps({"type": "chat", "id": 10, "text": "🎨" * 20_000}, ensure_ascii=False)
+        assert len(wide) < 64 * 1024 < len(wide.encode())
+        error = await _raw_error(ana, wide)
+        assert error["code"] == "frame.too_large"
+
+    run(go())
+
+
+def test_a_flood_of_malformed_frames_is_rate_limited_too(server):
+    """Refusing a frame is work as well: garbage counts against the same limit, and the
+    connection is kept."""
+
+    async def go():
+        ana = await Client.connect(server.ws)
+        for _ in range(60):
+            await ana.send_raw("this is not json")
+        await asyncio.sleep(0.2)
+        codes = [n["code"] for n in ana.notices]
+        assert "rate.limited" in codes and codes.count("message.malformed") < 60
+        await asyncio.sleep(1.0)  # the bucket refills
+        await ana.request("ping")
 
     run(go())
 

@@ -74,7 +74,13 @@ class Session:
 
     async def handle_frame(self, frame: str | bytes) -> None:
         limit = self._frame_limit()
-        if len(frame) > limit:
+        size = _size_in_bytes(frame, limit)
+        # Every frame costs a token, a malformed or oversized one too: refusing them is work.
+        if not self.requests.take():
+            refusal = RuleError("rate.limited", "Too many messages; slow down.")
+            self._refuse(_guess_id(frame) if size <= limit else None, refusal)
+            return
+        if size > limit:
             too_large = RuleError("frame.too_large", "That message is too large.", max=limit)
             self._refuse(None, too_large)
             return
@@ -84,9 +90,6 @@ class Session:
             self._refuse(_guess_id(frame), RuleError("message.malformed", str(error)))
             return
         self.metrics.count_message(type(message).__struct_config__.tag)
-        if not self.requests.take():
-            self._refuse(message.id, RuleError("rate.limited", "Too many messages; slow down."))
-            return
         try:
             await self._dispatch(message)
         except RuleError as error:
@@ -156,6 +159,14 @@ class Session:
         if self.room is not None:
             self.room.detach(self)
             self.room = None
+
+
+def _size_in_bytes(frame: str | bytes, limit: int) -> int:
+    """The frame's size on the wire (UTF-8 for text: a character may be 4 bytes); encoded only
+    when its length in characters cannot already tell it is within ``limit``."""
+    if isinstance(frame, bytes) or len(frame) * 4 <= limit:
+        return len(frame)
+    return len(frame.encode("utf-8", "surrogatepass"))
 
 
 def _guess_id(frame: str | bytes) -> int | None:
