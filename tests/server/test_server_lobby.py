@@ -323,5 +323,7 @@ def test_public_rooms_refuse_profane_nicknames(server):
         with pytest.raises(ClientError) as error:
             await ana.create_room("tiny", "shit", public=True)
         assert error.value.code == "nickname.profanity"
+        # Refused before the room was made: no empty room is left behind.
+        assert server.app.state.tertulia.manager.rooms == {}
 
     run(go())

@@ -427,11 +427,18 @@ def check_nickname_shape(text: str) -> str:
 
 def check_nickname(room: RoomModel, text: str, player: str) -> str:
     """ "nicknames 1–20 characters, unique in the room, profanity-filtered in public rooms" """
-    nickname = check_nickname_shape(text)
+    nickname = check_first_nickname(text, room.public)
     taken = {s.nickname.casefold() for s in room.seats if s.player != player}
     if nickname.casefold() in taken:
         raise RuleError("nickname.taken", "Someone in this room already has that nickname.")
-    if room.public and is_profane(nickname):
+    return nickname
+
+
+def check_first_nickname(text: str, public: bool) -> str:
+    """The checks a nickname must pass in a room nobody is in yet (asked before creating one,
+    so a refused nickname leaves no empty room behind)."""
+    nickname = check_nickname_shape(text)
+    if public and is_profane(nickname):
         raise RuleError("nickname.profanity", "Please choose a friendlier nickname.")
     return nickname
 

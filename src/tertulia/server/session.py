@@ -19,7 +19,7 @@ from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
 from ..rooms.limits import TokenBucket
 from ..rooms.manager import RoomManager
-from ..rooms.model import check_nickname_shape
+from ..rooms.model import check_first_nickname
 from ..rooms.room import Room
 from ..rooms.views import game_part
 from .metrics import Metrics
@@ -109,7 +109,7 @@ class Session:
                 raise RuleError("room.not_in", "You are not in a room.")
             self.room.submit(self, message)
         elif isinstance(message, p.CreateRoom):
-            check_nickname_shape(message.nickname)  # no empty room left behind by a typo
+            check_first_nickname(message.nickname, message.public)  # no empty room left behind
             room = await self.manager.create(message.game, message.public)
             await self._enter(room, message.nickname, message.id)
         elif isinstance(message, p.JoinRoom):
