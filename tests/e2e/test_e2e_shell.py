@@ -289,8 +289,9 @@ def test_the_home_page_opened_afresh_offers_the_way_back_to_ones_room(player):
 def test_a_new_screen_starts_at_its_top_and_a_wrong_path_shows_home_at_home(player):
     ana = player(viewport=PHONE)
     set_nickname(ana, "Ana")
-    ana.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    assert ana.evaluate("window.scrollY") > 0
+    ana.wait_for_function("() => document.documentElement.scrollHeight > innerHeight + 100")
+    ana.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    ana.wait_for_function("() => scrollY > 0")
     ana.get_by_role("button", name="Create room").click()
     expect(ana).to_have_url(re.compile(r"/r/[A-Z0-9]{4,6}$"))
     assert ana.evaluate("window.scrollY") == 0
