@@ -304,6 +304,21 @@ def test_a_new_screen_starts_at_its_top_and_a_wrong_path_shows_home_at_home(play
     expect(ana).to_have_url(re.compile(r"/$"))
 
 
+def test_a_setting_a_public_room_forces_is_shown_locked(player):
+    """Pitacor's profanity filter is "Always on in public rooms": the form shows it on and
+    does not let the host switch it off there; in a private room it is the host's choice."""
+    ana = player()
+    create_room(ana, "Ana", public=True)
+    ana.locator("#choose-game").select_option("pitacor")
+    box = ana.locator("[data-field=ban_profanity] input")
+    expect(box).to_be_checked()
+    expect(box).to_be_disabled()
+    bo = player()
+    create_room(bo, "Bo")
+    bo.locator("#choose-game").select_option("pitacor")
+    expect(bo.locator("[data-field=ban_profanity] input")).to_be_enabled()
+
+
 # Records what the page plays instead of listening: every oscillator started (its pitch) and
 # every vibration asked for.
 RECORD_SOUNDS = """

@@ -374,13 +374,17 @@ def setting(
     ge: float | None = None,
     le: float | None = None,
     advanced: bool = False,
+    in_public_rooms: Any = None,
 ) -> Any:
     """Metadata for one settings field: bounds, its i18n label key, basic or advanced part.
 
     Use as ``goal: Annotated[int, setting(25, label=..., ge=5, le=100)] = 25``; the default is
-    repeated in the schema so the lobby can show and restore it.
+    repeated in the schema so the lobby can show and restore it. ``in_public_rooms``: the value
+    the game uses in a public room whatever the host chose (the form shows it, locked).
     """
     extra: dict[str, Any] = {"x-label": label, "x-advanced": advanced, "default": default}
+    if in_public_rooms is not None:
+        extra["x-public"] = in_public_rooms
     return msgspec.Meta(ge=ge, le=le, extra_json_schema=extra)
 
 

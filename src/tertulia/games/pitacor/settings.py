@@ -72,7 +72,9 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ban_directions: Annotated[bool, setting(True, label=_label("ban_directions"))] = True
     ban_nicknames: Annotated[bool, setting(True, label=_label("ban_nicknames"))] = True
     # Only private rooms may lift it: "In public rooms, profanity is always filtered."
-    ban_profanity: Annotated[bool, setting(True, label=_label("ban_profanity"))] = True
+    ban_profanity: Annotated[
+        bool, setting(True, label=_label("ban_profanity"), in_public_rooms=True)
+    ] = True
 
     # Advanced: the goal and every point value.
     goal: Annotated[int, setting(25, label=_label("goal"), ge=1, le=200, advanced=True)] = 25

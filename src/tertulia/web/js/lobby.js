@@ -197,6 +197,7 @@ export function createLobby(app) {
         schema: game.settings_schema,
         values: room.settings,
         isHost: amHost,
+        isPublic: room.public,
         send: (name, value) => app.conn.request("update_settings", { settings: { [name]: value } }),
         restore: () => app.conn.request("restore_defaults"),
       });

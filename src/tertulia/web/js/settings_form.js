@@ -49,6 +49,7 @@ export function schemaFields(schema) {
       minimum: field.minimum ?? (field.exclusiveMinimum !== undefined ? field.exclusiveMinimum + 1 : undefined),
       maximum: field.maximum ?? (field.exclusiveMaximum !== undefined ? field.exclusiveMaximum - 1 : undefined),
       options: Array.isArray(field.enum) ? field.enum : null,
+      inPublicRooms: field["x-public"] ?? null, // what a public room uses, whatever is chosen
     };
   });
 }
@@ -86,7 +87,7 @@ function valueText(el, field, value) {
  * Build the form. `send(field, value)` and `restore()` return promises (rejected with the
  * server's error). Returns {el, update(values, isHost)}.
  */
-export function createSettingsForm({ schema, values, isHost, send, restore, idPrefix = "setting" }) {
+export function createSettingsForm({ schema, values, isHost, isPublic = false, send, restore, idPrefix = "setting" }) {
   const fields = schemaFields(schema);
   const controls = new Map(); // name -> {input, error, read}
   let editable = isHost;
@@ -218,7 +219,8 @@ export function createSettingsForm({ schema, values, isHost, send, restore, idPr
     for (const field of fields) {
       const control = controls.get(field.name);
       if (!control) continue;
-      const value = values?.[field.name] ?? field.default;
+      const locked = isPublic && field.inPublicRooms !== null;
+      const value = locked ? field.inPublicRooms : values?.[field.name] ?? field.default;
       if (control.read) {
         valueText(control.read, field, value);
         continue;
@@ -226,6 +228,7 @@ export function createSettingsForm({ schema, values, isHost, send, restore, idPr
       const { input } = control;
       // Never overwrite what the host is typing right now.
       if (document.activeElement === input && input.type !== "checkbox" && input.tagName !== "SELECT") continue;
+      input.disabled = locked; // the hint says why: "Always on in public rooms"
       if (field.kind === "boolean") input.checked = Boolean(value);
       else if (field.kind === "list") input.value = Array.isArray(value) ? value.join("\n") : "";
       else input.value = value === null || value === undefined ? "" : String(value);
