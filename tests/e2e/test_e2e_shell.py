@@ -319,6 +319,18 @@ def test_a_setting_a_public_room_forces_is_shown_locked(player):
     expect(bo.locator("[data-field=ban_profanity] input")).to_be_enabled()
 
 
+def test_a_long_chat_line_says_how_much_is_left_before_it_is_cut(player):
+    ana = player()
+    create_room(ana, "Ana")
+    ana.locator("#chat-input").fill("x" * 250)
+    expect(ana.locator("#chat-left")).to_be_hidden()
+    ana.locator("#chat-input").press_sequentially("y" * 49)
+    expect(ana.locator("#chat-left")).to_have_text("1 character left")
+    ana.locator("#chat-input").press("Enter")
+    expect(ana.locator("#chat-log .chat-text")).to_have_text(["x" * 250 + "y" * 49])
+    expect(ana.locator("#chat-left")).to_be_hidden()
+
+
 # Records what the page plays instead of listening: every oscillator started (its pitch) and
 # every vibration asked for.
 RECORD_SOUNDS = """

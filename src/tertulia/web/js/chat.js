@@ -8,6 +8,7 @@ import { h, ht, label, replace, showError, tx } from "./dom.js";
 import { language } from "./i18n.js";
 
 const MAX_LENGTH = 300;
+const WARN_WHEN_LEFT = 40;
 
 export function createChat(app) {
   const log = h("ol", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", "aria-labelledby": "chat-title" });
@@ -24,6 +25,8 @@ export function createChat(app) {
   const error = h("p", { class: "field-error", id: "chat-error", hidden: true });
   // Why the chat is closed, in full (a placeholder cannot wrap, and phones cut it short).
   const closedWhy = h("p", { class: "hint chat-closed-why", id: "chat-closed-why", hidden: true });
+  // Near the limit the box says how much is left, rather than cutting the text without a word.
+  const left = h("p", { class: "hint chat-left", id: "chat-left", "aria-live": "polite", hidden: true });
   const send = ht("button", { type: "submit", class: "primary", id: "chat-send" }, "chat.send");
   const form = h(
     "form",
@@ -40,6 +43,7 @@ export function createChat(app) {
     log,
     form,
     closedWhy,
+    left,
     error,
   );
 
@@ -125,7 +129,16 @@ export function createChat(app) {
     }
   }
 
-  input.addEventListener("input", () => showError(error, null));
+  input.addEventListener("input", () => {
+    showError(error, null);
+    paintLeft();
+  });
+
+  function paintLeft() {
+    const remaining = MAX_LENGTH - input.value.length;
+    left.hidden = remaining > WARN_WHEN_LEFT;
+    if (!left.hidden) tx(left, "chat.chars_left", { count: remaining });
+  }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const text = input.value;
@@ -138,6 +151,7 @@ export function createChat(app) {
       await app.conn.request("chat", { text });
       // Clear only what was sent: the player may have kept typing meanwhile.
       if (input.value === text) input.value = "";
+      paintLeft();
       showError(error, null);
     } catch (err) {
       showError(error, err);
