@@ -325,5 +325,14 @@ def test_public_rooms_refuse_profane_nicknames(server):
         assert error.value.code == "nickname.profanity"
         # Refused before the room was made: no empty room is left behind.
         assert server.app.state.tertulia.manager.rooms == {}
+        code = await ana.create_room("tiny", "Ana", public=True)
+        bo = await Client.connect(server.ws)
+        with pytest.raises(ClientError) as error:
+            await bo.join_room(code, "Shit!")
+        assert error.value.code == "nickname.profanity"
+        with pytest.raises(ClientError) as error:
+            await ana.say("what a piece of shit")
+        assert error.value.code == "chat.profanity"
+        assert [s["nickname"] for s in ana.latest["room"]["seats"]] == ["Ana"]
 
     run(go())

@@ -45,6 +45,7 @@ from .model import (
     Record,
     RoomModel,
     Status,
+    check_content,
     check_move,
     fold,
     record_encoder,
@@ -445,6 +446,7 @@ class Room:
         if self.broken:
             raise RuleError("server.store", "This room can't save anything right now.")
         was = self.model.status
+        check_content(self.model, record)  # new text only: replay trusts what was saved
         try:
             events = fold(self.model, record)  # a RuleError here changed nothing
         except RuleError:
