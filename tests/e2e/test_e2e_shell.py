@@ -179,6 +179,12 @@ def test_switching_language_changes_the_page_text(player):
     expect(ana.locator("#create-room")).to_have_text("Załóż pokój")
     ana.locator("#language").select_option("pt-BR")
     expect(ana.locator("#create-room")).to_have_text("Criar sala")
+    # The menu names the language in full on a laptop, by its short code on a phone (where
+    # "Português (Brasil)" was cut to "Portug…").
+    chosen = ana.locator("#language option:checked")
+    expect(chosen).to_have_text("Português (Brasil)")
+    ana.set_viewport_size(PHONE)
+    expect(chosen).to_have_text("PT-BR")
 
 
 def test_the_browser_language_is_used_when_nothing_was_chosen(player):

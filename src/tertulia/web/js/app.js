@@ -206,13 +206,26 @@ document.getElementById("brand").addEventListener("click", (event) => {
 
 function setupLanguageSwitcher() {
   const select = document.getElementById("language");
-  for (const { code, name } of LANGUAGES) {
+  const options = LANGUAGES.map(({ code, name, short }) => {
     const option = document.createElement("option");
     option.value = code;
     option.lang = code;
-    option.textContent = name;
+    option.label = name;
     select.append(option);
-  }
+    return { option, name, short };
+  });
+  // On a phone the menu shows the short code (the full names are in the list the tap opens on
+  // a desktop; a phone's picker shows the codes, which every player recognises as theirs).
+  const narrow = matchMedia("(max-width: 480px)");
+  const paintNames = () => {
+    for (const { option, name, short } of options) {
+      option.textContent = narrow.matches ? short : name;
+      option.label = narrow.matches ? short : name;
+      option.title = name;
+    }
+  };
+  paintNames();
+  narrow.addEventListener("change", paintNames);
   select.value = language();
   select.addEventListener("change", () => setLanguage(select.value));
   onLanguageChange((lang) => {

@@ -7,11 +7,12 @@
 
 import { prefs } from "./prefs.js";
 
+// `short`: what the header's menu shows on a phone, where a full name is cut ("Portug…").
 export const LANGUAGES = [
-  { code: "en", name: "English" },
-  { code: "pt-BR", name: "Português (Brasil)" },
-  { code: "es", name: "Español" },
-  { code: "pl", name: "Polski" },
+  { code: "en", name: "English", short: "EN" },
+  { code: "pt-BR", name: "Português (Brasil)", short: "PT-BR" },
+  { code: "es", name: "Español", short: "ES" },
+  { code: "pl", name: "Polski", short: "PL" },
 ];
 
 let current = "en";
