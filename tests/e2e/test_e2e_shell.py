@@ -239,11 +239,14 @@ def test_the_host_removes_a_player_only_after_confirming(player):
     ana.get_by_role("dialog").get_by_role("button", name="Cancel").click()
     expect(ana.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
 
+    bo.reload()  # the server's welcome now names the room Bo has a seat in
+    expect(bo.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
     ana.get_by_role("button", name="Remove Bo").click()
     ana.get_by_role("dialog").get_by_role("button", name="Remove").click()
     expect(ana.locator("#seats li .name")).to_have_text(["Ana"])
     expect(bo).to_have_url(re.compile(r"/$"))
     expect(bo.locator(".flash")).to_contain_text("The host removed you from the room.")
+    expect(bo.locator(".back-card")).to_be_hidden()  # no way "back" into a room that refuses
 
 
 def test_after_a_server_restart_the_tab_reconnects_and_keeps_what_was_typed(player, server):

@@ -21,7 +21,8 @@ from tertulia.rooms.codes import ALPHABET, new_code, normalize_code
 from tertulia.rooms.identity import Identity
 from tertulia.rooms.limits import TokenBucket
 from tertulia.rooms.manager import ManagerConfig, RoomManager
-from tertulia.store import SQLiteStore
+from tertulia.rooms.replay import replay
+from tertulia.store import LiveRoom, LogEntry, RoomRecord, SQLiteStore
 
 
 def test_codes_have_4_to_6_characters_without_ambiguous_ones():
@@ -96,8 +97,8 @@ def test_a_player_who_leaves_mid_match_keeps_their_colour_until_the_next_match()
     """ "Player identity = colour + initial + shape": someone who left is still drawn as they were
     on the scores that name them (on every device, also one that joined later), gets their colour
     back on returning if it is free, and the next match starts with a clean slate."""
-    room = _room()
-    for i, who in enumerate("abc"):
+    room = model.new_room("ABCD", False, "pitacor", games_with_tiny())  # latecomers play
+    for i, who in enumerate("abce"):  # four: one leaving does not end the match
         model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
     model.fold(room, model.MatchStarted(at=3, by="a", seed=1))
     model.fold(room, model.Left(at=4, player="b"))
@@ -108,11 +109,26 @@ def test_a_player_who_leaves_mid_match_keeps_their_colour_until_the_next_match()
     model.fold(room, model.Left(at=6, player="b"))
     model.fold(room, model.Joined(at=7, player="d", nickname="D"))  # takes the lowest free: 1
     model.fold(room, model.Joined(at=8, player="b", nickname="B"))
-    assert {s.player: s.colour for s in room.seats} == {"a": 0, "c": 2, "d": 1, "b": 3}
+    assert {s.player: s.colour for s in room.seats} == {"a": 0, "c": 2, "e": 3, "d": 1, "b": 4}
     model.fold(room, model.Left(at=9, player="d"))
+    assert room.status is model.Status.PLAYING
     assert views.lobby_view(room)["former_colours"] == {"d": 1}
-    assert room.status is model.Status.ENDED  # in the tiny game, leaving hands the win over
-    model.fold(room, model.Rematched(at=11, by=room.host))
+
+
+def test_the_next_match_and_spectators_leave_no_former_colours():
+    """The rematch clears them (the next match names only those here); a spectator who leaves
+    is named on no scoreboard, so nothing is kept for them (it would grow all match long)."""
+    room = _room()  # the tiny game: leaving hands the win over, latecomers watch
+    for i, who in enumerate("ab"):
+        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
+    model.fold(room, model.MatchStarted(at=3, by="a", seed=1))
+    model.fold(room, model.Joined(at=4, player="c", nickname="C"))
+    model.fold(room, model.Left(at=5, player="c"))
+    assert views.lobby_view(room)["former_colours"] == {}
+    model.fold(room, model.Left(at=6, player="b"))
+    assert room.status is model.Status.ENDED
+    assert views.lobby_view(room)["former_colours"] == {"b": 1}
+    model.fold(room, model.Rematched(at=7, by="a"))
     assert views.lobby_view(room)["former_colours"] == {}
 
 
@@ -122,15 +138,15 @@ def test_public_rooms_refuse_profanity_behind_punctuation_or_across_words():
     public = model.new_room("ABCD", True, TINY, games_with_tiny())
     model.fold(public, model.Joined(at=1, player="a", nickname="Ana"))
     with pytest.raises(RuleError) as refused:
-        model.check_content(public, model.Joined(at=2, player="b", nickname="Fuck!"))
+        model.check_new(public, model.Joined(at=2, player="b", nickname="Fuck!"))
     assert refused.value.code == "nickname.profanity"
     for line in ["(shit)", "what a piece of shit"]:
         with pytest.raises(RuleError) as refused:
-            model.check_content(public, model.Chatted(at=3, player="a", text=line))
+            model.check_new(public, model.Chatted(at=3, player="a", text=line))
         assert refused.value.code == "chat.profanity"
     private = _room()
-    model.check_content(private, model.Joined(at=1, player="a", nickname="Fuck!"))
-    model.check_content(private, model.Chatted(at=2, player="a", text="(shit)"))
+    model.check_new(private, model.Joined(at=1, player="a", nickname="Fuck!"))
+    model.check_new(private, model.Chatted(at=2, player="a", text="(shit)"))
 
 
 def test_a_log_a_stricter_word_list_would_refuse_still_rebuilds_the_same_room():
@@ -148,38 +164,70 @@ def test_a_log_a_stricter_word_list_would_refuse_still_rebuilds_the_same_room():
     assert [line["text"] for line in public.chat] == ["(shit)"]
 
 
-def test_a_host_who_drops_out_hands_hosting_to_someone_here():
-    """ "host hand-over when the host leaves": a host whose connection is gone for good (the
-    grace is over) is as good as gone, so someone connected hosts; never a spectator during a
-    match, and with nobody else here, hosting stays."""
-    room = _room()
-    for i, who in enumerate("abc"):
-        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
-    model.fold(room, model.Presence(at=3, player="b", online=False))
-    model.fold(room, model.Presence(at=4, player="a", online=False))
-    assert room.host == "c"  # b is away too
-    model.fold(room, model.Presence(at=5, player="a", online=True))
-    assert room.host == "c"  # it does not go back
-    model.fold(room, model.MatchStarted(at=6, by="c", seed=1))
-    model.fold(room, model.Joined(at=7, player="d", nickname="D"))  # a spectator
-    model.fold(room, model.Presence(at=8, player="a", online=False))
-    model.fold(room, model.Presence(at=9, player="c", online=False))
-    assert room.host == "c"  # only the spectator is here: no player to hand it to
-    model.fold(room, model.Presence(at=10, player="b", online=True))
-    assert room.host == "b"  # a player is back: they host
-
-
-def test_in_the_lobby_a_spectator_gets_the_seat_that_frees_up():
-    """Someone who came to a full lobby plays as soon as a seat is free: when a player leaves,
-    or when the host picks a game for more players; the longest waiting first."""
+def test_host_passed_and_seated_are_ordinary_records():
+    """The room's own decisions (who hosts after the host grace, who takes a freed seat) are
+    records like any other: replay repeats them, and they change nothing when they no longer
+    fit (a spectator cannot host a running match; a seat is taken only in the lobby)."""
     room = _room()  # the tiny game: at most 3 players
-    for i, who in enumerate("abcde"):
+    for i, who in enumerate("abcd"):
         model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
-    assert [s.player for s in room.players()] == ["a", "b", "c"]
+    assert room.seat("d").spectator
+    with pytest.raises(RuleError):  # no free seat yet
+        model.fold(room, model.Seated(at=5, player="d"))
     model.fold(room, model.Left(at=6, player="b"))
+    assert room.seat("d").spectator  # the fold itself seats nobody: the room decides, and logs it
+    model.fold(room, model.Seated(at=7, player="d"))
     assert [s.player for s in room.players()] == ["a", "c", "d"]
-    model.fold(room, model.GameChosen(at=7, by="a", game="pitacor"))  # 3 to 10 players
-    assert [s.player for s in room.players()] == ["a", "c", "d", "e"]
+    model.fold(room, model.HostPassed(at=8, host="c"))
+    assert room.host == "c"
+    model.fold(room, model.MatchStarted(at=9, by="c", seed=1))
+    model.fold(room, model.Joined(at=10, player="e", nickname="E"))  # watches the match
+    with pytest.raises(RuleError) as refused:
+        model.fold(room, model.HostPassed(at=11, host="e"))
+    assert refused.value.code == "room.not_a_player" and room.host == "c"
+    with pytest.raises(RuleError):
+        model.fold(room, model.Seated(at=12, player="e"))
+
+
+def test_a_log_from_before_host_passing_replays_as_it_was_played():
+    """A host whose phone locked for a while and who then started the match (a log an older
+    version wrote): presence records alone never move hosting, so the match is still theirs."""
+    room = _room()
+    for record in [
+        model.Joined(at=1, player="a", nickname="A"),
+        model.Joined(at=2, player="b", nickname="B"),
+        model.Presence(at=3, player="a", online=False),
+        model.Presence(at=4, player="a", online=True),
+        model.MatchStarted(at=5, by="a", seed=1),
+        model.Kicked(at=6, by="a", player="b"),
+        model.Joined(at=7, player="b", nickname="B"),  # before kicks kept anyone out
+    ]:
+        model.fold(room, record)
+    assert room.host == "a" and room.seat("b") is not None
+
+
+def test_replay_does_not_judge_saved_text_again():
+    """A Pintó title a public room accepted under an older word list ("cat_shit" was let
+    through before the filter looked behind punctuation) must replay, or the drawing loses
+    its title and the round goes another way."""
+    records = [
+        model.Joined(at=1, player="a", nickname="Ana"),
+        model.Joined(at=2, player="b", nickname="Bo"),
+        model.Joined(at=3, player="c", nickname="Cy"),
+        model.MatchStarted(at=4, by="a", seed=1),
+        model.GameMove(at=5, seat="b", action={"type": "set_title", "text": "cat_shit"}),
+    ]
+    room = model.new_room("ABCD", True, "pinto", games_with_tiny())
+    for record in records[:4]:
+        model.fold(room, record)
+    with pytest.raises(RuleError) as refused:  # judged live
+        model.fold(room, records[4])
+    assert refused.value.code == "title.profanity"
+    log = [LogEntry(i + 1, r.at, model.record_encoder.encode(r)) for i, r in enumerate(records)]
+    live = LiveRoom(RoomRecord("ABCD", "pinto", True, 0.0), None, log)
+    rebuilt, seq = replay(live, games_with_tiny())
+    assert seq == 5
+    assert views.game_view(rebuilt, "b")["my_title"] == "cat_shit"
 
 
 def test_leaving_the_lobby_leaves_no_colour_behind():

@@ -198,3 +198,18 @@ def test_no_stack_trace_ever_reaches_a_client(server):
             assert b"Traceback" not in blob and b'File "' not in blob
 
     run(go())
+
+
+@pytest.mark.parametrize(
+    ("frame", "re"),
+    [
+        ('{"type": "chat", "id": 41, "text": "hi"}', 41),
+        (b'{"id":7,"type":"ping"}', 7),
+        ('{"type": "chat", "text": "' + "x" * 400 + '", "id": 9}', None),  # too far: not parsed
+        ("not json at all", None),
+    ],
+)
+def test_a_rate_limited_frame_is_answered_by_its_id_without_being_parsed(frame, re):
+    from tertulia.server.session import _quick_id
+
+    assert _quick_id(frame) == re

@@ -122,8 +122,9 @@ def _children(pid: int) -> list[int]:
 
 def test_when_the_store_writer_dies_the_server_says_so_and_stops_for_a_restart(tmp_path):
     """Nothing acknowledged is lost, and nothing more is accepted that could not be saved: with
-    its writer process gone the server fails /healthz, refuses changes, and exits with status 3
-    (75, "try again") for its supervisor; started again, it has everything that was acknowledged."""
+    its writer process gone the server refuses changes, tells everyone it is restarting, and
+    exits with status 75 ("try again") for its supervisor; started again, it has everything
+    that was acknowledged."""
     db = tmp_path / "writer.sqlite3"
     with subprocess_server(db) as first:
         port = first.port
@@ -138,6 +139,11 @@ def test_when_the_store_writer_dies_the_server_says_so_and_stops_for_a_restart(t
             with pytest.raises(ClientError) as refused:  # the change that finds it gone
                 await ana.say("never saved")
             assert refused.value.code == "server.store"
+            for _ in range(100):
+                if ana.notices:
+                    break
+                await asyncio.sleep(0.02)
+            assert [n["code"] for n in ana.notices] == ["server.restarting"]
             return ana.token, code
 
         token, code = run(before())

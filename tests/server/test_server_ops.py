@@ -50,6 +50,18 @@ def test_healthz_fails_once_the_store_can_no_longer_save(server):
     run(go())
 
 
+def test_looking_up_room_codes_is_rate_limited(server):
+    """/api/rooms/CODE answers whether a code is live; trying codes one after another is
+    someone looking for private rooms, and is slowed down."""
+    statuses = []
+    for _ in range(15):
+        try:
+            statuses.append(_get(f"{server.base}/api/rooms/QQQQ")[0])
+        except urllib.error.HTTPError as refused:
+            statuses.append(refused.code)
+    assert statuses[:10] == [404] * 10 and 429 in statuses[10:]
+
+
 def test_metrics_in_prometheus_format(server):
     async def go():
         async with await Client.connect(server.ws) as ana:

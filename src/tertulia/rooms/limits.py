@@ -26,3 +26,26 @@ class TokenBucket:
             return False
         self._tokens -= cost
         return True
+
+
+class PerKeyBuckets:
+    """A ``TokenBucket`` per key (a client's address, for plain HTTP lookups), forgetting them
+    all once there are more than ``max_keys`` so the table cannot grow without end."""
+
+    def __init__(
+        self,
+        capacity: float,
+        rate: float,
+        max_keys: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.capacity, self.rate, self.max_keys, self._clock = capacity, rate, max_keys, clock
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, key: str) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self.max_keys:
+                self._buckets.clear()
+            bucket = self._buckets[key] = TokenBucket(self.capacity, self.rate, self._clock)
+        return bucket.take()

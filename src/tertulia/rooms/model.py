@@ -102,6 +102,16 @@ class Chatted(Record, tag="chat"):
     text: str
 
 
+# Decisions the live room takes from who is connected and for how long, which the fold cannot
+# see; logged like everything else so replay repeats them (see ``Room._watch_host``).
+class HostPassed(Record, tag="host_passed"):
+    host: str  # who hosts now: the host was away longer than the host grace, they were here
+
+
+class Seated(Record, tag="seated"):
+    player: str  # a spectator who takes a seat that freed up in the lobby
+
+
 AnyRecord = (
     Joined
     | Renamed
@@ -115,6 +125,8 @@ AnyRecord = (
     | GameMove
     | Rematched
     | Chatted
+    | HostPassed
+    | Seated
 )
 record_decoder = msgspec.json.Decoder(AnyRecord)
 record_encoder = msgspec.json.Encoder()
@@ -152,8 +164,8 @@ class RoomModel:
     # device draws them as they were on the scores and past rounds that still name them, and
     # a player who comes back gets it again if nobody present has taken it.
     former_colours: dict[str, int] = field(default_factory=dict)
-    # Players the host removed: they may not come back into this room (a reconnecting phone
-    # would otherwise sit them down again at once).
+    # Players the host removed: new joins of theirs are refused (``check_new``; replay lets
+    # through what an older version accepted).
     removed: set[str] = field(default_factory=set)
 
     def seat(self, player: str | None) -> Seat | None:
@@ -181,8 +193,6 @@ def fold(room: RoomModel, record: Record) -> list[Event]:
 def _joined(room: RoomModel, r: Joined) -> list[Event]:
     if room.seat(r.player) is not None:
         raise RuleError("room.already_in", "You are already in this room.")
-    if r.player in room.removed:
-        raise RuleError("room.removed", "The host removed you from this room.")
     nickname = check_nickname(room, r.nickname, r.player)
     taken = {s.colour for s in room.seats}
     colour = room.former_colours.get(r.player)
@@ -206,8 +216,7 @@ def _joined(room: RoomModel, r: Joined) -> list[Event]:
     room.former_colours.pop(r.player, None)
     if room.host is None:
         room.host = _next_host(room)
-    joined = Event("room.joined", {"player": r.player, "spectator": seat.spectator})
-    return [*events, joined, *_host_someone_here(room, r.at)]
+    return [*events, Event("room.joined", {"player": r.player, "spectator": seat.spectator})]
 
 
 def _renamed(room: RoomModel, r: Renamed) -> list[Event]:
@@ -226,10 +235,8 @@ def _left(room: RoomModel, r: Left | Kicked) -> list[Event]:
         room.match, events = room.game.apply(room.match, None, base.Leave(r.player), r.at)
         _note_end(room)
     room.seats.remove(seat)
-    if room.match is not None:  # the match's scores and rounds still name them
+    if room.match is not None and not seat.spectator:  # the match's scores still name them
         room.former_colours[r.player] = seat.colour
-    if room.status is Status.LOBBY:
-        _seat_waiting_spectators(room)
     if room.host == r.player:  # "host hand-over when the host leaves"
         room.host = _next_host(room)
         if room.status is Status.PLAYING:
@@ -257,24 +264,31 @@ def _presence(room: RoomModel, r: Presence) -> list[Event]:
         room.match, events = room.game.apply(room.match, None, action, r.at)
         _note_end(room)
     seat.online = r.online
-    return [*events, *_host_someone_here(room, r.at)]
+    return events
 
 
-def _host_someone_here(room: RoomModel, at: float) -> list[Event]:
-    """A host who dropped out (their grace over) hands hosting to someone here, so the lobby
-    is not stuck with nobody able to start, kick or change a setting. It does not come back
-    to them on their return; with nobody else here, it stays."""
-    host = room.seat(room.host)
-    if host is None or host.online:
-        return []
-    successor = _next_host(room)
-    if successor is None or successor == room.host or not _seat(room, successor).online:
-        return []
-    room.host = successor
+def _host_passed(room: RoomModel, r: HostPassed) -> list[Event]:
+    """The room passes hosting on (its host was away too long; see ``Room._watch_host``)."""
+    seat = _seat(room, r.host)
+    if room.status is Status.PLAYING and seat.spectator:
+        raise RuleError("room.not_a_player", "During a match only a player can host.")
+    room.host = r.host
     events: list[Event] = []
     if room.status is Status.PLAYING:
-        room.match, events = room.game.apply(room.match, None, base.Host(successor), at)
-    return [*events, Event("room.host", {"host": successor})]
+        room.match, events = room.game.apply(room.match, None, base.Host(r.host), r.at)
+    return [*events, Event("room.host", {"host": r.host})]
+
+
+def _seated(room: RoomModel, r: Seated) -> list[Event]:
+    """A spectator takes a seat that freed up in the lobby (see ``Room._seat_spectators``)."""
+    _require_lobby(room)
+    seat = _seat(room, r.player)
+    if not seat.spectator:
+        return []
+    if len(room.players()) >= room.game.MAX_PLAYERS:
+        raise RuleError("room.full", "This room is full.")
+    seat.spectator = False
+    return [Event("room.seated", {"player": r.player})]
 
 
 def _game_chosen(room: RoomModel, r: GameChosen) -> list[Event]:
@@ -284,16 +298,7 @@ def _game_chosen(room: RoomModel, r: GameChosen) -> list[Event]:
         raise RuleError("room.unknown_game", "There is no such game.", game=r.game)
     room.game = room.games[r.game]
     room.settings = room.game.Settings()
-    _seat_waiting_spectators(room)  # this game may take more players
     return [Event("room.game_chosen", {"game": r.game})]
-
-
-def _seat_waiting_spectators(room: RoomModel) -> None:
-    """In the lobby, those who came to watch a full room get a seat as soon as there is one,
-    those who waited longest first."""
-    for seat in room.seats:
-        if seat.spectator and len(room.players()) < room.game.MAX_PLAYERS:
-            seat.spectator = False
 
 
 def _settings(room: RoomModel, r: SettingsChanged) -> list[Event]:
@@ -373,7 +378,9 @@ def _rematched(room: RoomModel, r: Rematched) -> list[Event]:
     room.status = Status.LOBBY
     room.match = None
     room.former_colours.clear()  # the next match names only those here
-    _seat_waiting_spectators(room)
+    for seat in room.seats:  # spectators who waited get a seat if there is room
+        if seat.spectator and len(room.players()) < room.game.MAX_PLAYERS:
+            seat.spectator = False
     return [Event("room.rematch", {})]
 
 
@@ -407,6 +414,8 @@ _FOLDS = {
     GameMove: _move,
     Rematched: _rematched,
     Chatted: _chatted,
+    HostPassed: _host_passed,
+    Seated: _seated,
 }
 
 
@@ -425,7 +434,7 @@ def check_nickname_shape(text: str) -> str:
 
 def check_nickname(room: RoomModel, text: str, player: str) -> str:
     """ "nicknames 1–20 characters, unique in the room" (the profanity filter of public rooms
-    is ``check_content``'s, on the live path only)"""
+    is ``check_new``'s, on the live path only)"""
     nickname = check_nickname_shape(text)
     taken = {s.nickname.casefold() for s in room.seats if s.player != player}
     if nickname.casefold() in taken:
@@ -441,10 +450,13 @@ def check_first_nickname(text: str, public: bool) -> str:
     return nickname
 
 
-def check_content(room: RoomModel, record: Record) -> None:
-    """Player text a public room refuses: "profanity-filtered in public rooms" (nicknames, and
-    chat too). Asked before a new record is folded, never on replay: the word lists grow
-    between versions, and a log they once accepted must still rebuild the same room."""
+def check_new(room: RoomModel, record: Record) -> None:
+    """Rules for new records only, asked before the fold and never on replay: they were added
+    or tightened after logs were written, and a log they once accepted must still rebuild the
+    same room. A removed player may not come back; public rooms refuse profane nicknames and
+    chat ("profanity-filtered in public rooms"; the word lists grow between versions)."""
+    if isinstance(record, Joined) and record.player in room.removed:
+        raise RuleError("room.removed", "The host removed you from this room.")
     if isinstance(record, (Joined, Renamed)):
         _check_nickname_words(record.nickname, room.public)
     elif isinstance(record, Chatted) and room.public and is_profane(record.text):
@@ -465,15 +477,14 @@ def _seat(room: RoomModel, player: str) -> Seat:
 
 
 def _next_host(room: RoomModel) -> str | None:
-    """Who hosts when the host leaves (or nobody did): the first player seated, those connected
-    before those who are away; with no player
+    """Who hosts when the host leaves (or nobody did): the first player seated; with no player
     left and no match running, the first spectator — the podium's latecomers would otherwise
     wait for a rematch nobody may call. During a match only a player hosts: the game gives
-    its host powers (``base.Host``) to someone who plays."""
-    here_first = sorted(room.seats, key=lambda s: not s.online)  # stable: seat order kept
-    player = next((s.player for s in here_first if not s.spectator), None)
+    its host powers (``base.Host``) to someone who plays. (One who is away hands it on after
+    the host grace: ``Room._watch_host``.)"""
+    player = next((s.player for s in room.seats if not s.spectator), None)
     if player is None and room.status is not Status.PLAYING:
-        return next((s.player for s in here_first), None)
+        return next((s.player for s in room.seats), None)
     return player
 
 

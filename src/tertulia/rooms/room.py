@@ -37,6 +37,7 @@ from .limits import TokenBucket
 from .model import (
     Chatted,
     GameMove,
+    HostPassed,
     Joined,
     Kicked,
     Left,
@@ -44,9 +45,10 @@ from .model import (
     Presence,
     Record,
     RoomModel,
+    Seated,
     Status,
-    check_content,
     check_move,
+    check_new,
     fold,
     record_encoder,
 )
@@ -74,6 +76,10 @@ class Peer(Protocol):
 @dataclass(frozen=True)
 class RoomConfig:
     drop_grace_seconds: float = 5.0  # a closed connection counts as a drop after this
+    # A host away this long after their drop (so ~35 s gone) hands hosting to someone here:
+    # long enough for a phone to come back from a locked screen or a server restart, short
+    # enough that a lobby is not stuck with nobody able to start.
+    host_grace_seconds: float = 30.0
     # Every connection in a room gets every push: without caps, one browser opening the room
     # in a hundred tabs would multiply the room's work a hundredfold.
     max_tabs_per_player: int = 4
@@ -155,6 +161,18 @@ class _GraceOver:
     player: str
 
 
+@dataclass(frozen=True)
+class _HostAway:
+    host: str  # the host grace of this host ran out
+
+
+@dataclass(frozen=True)
+class _FollowUp:
+    """A record the room itself decided on after a change (a spectator takes a free seat)."""
+
+    record: Record
+
+
 def _not_saved() -> RuleError:
     return RuleError("server.store", "Your move could not be saved; try again.")
 
@@ -193,6 +211,7 @@ class Room:
         self._working = False  # the task is handling an item (the room is not idle)
         self._current: Any = None  # that item (a _Started once a message's save began)
         self._clock_failures = 0  # timeouts in a row the store could not save
+        self._host_timer: asyncio.TimerHandle | None = None
         self._last_views: _LastViews | None = None
 
     @property
@@ -208,6 +227,7 @@ class Room:
             if seat.online:
                 self._start_grace(seat.player)
         self._schedule_clock()
+        self._watch_host()
         _warm_up(self.model.game, self.model.settings)
 
     @property
@@ -222,6 +242,8 @@ class Room:
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
+        if self._host_timer is not None:
+            self._host_timer.cancel()
         for handle in self._graces.values():
             handle.cancel()
         current = self._current  # taken before the task's cancellation clears it
@@ -331,6 +353,12 @@ class Room:
                     raise
                 finally:  # a failed save must not stop the clock for good
                     self._schedule_clock()
+        elif isinstance(item, _HostAway):
+            self._host_timer = None
+            await self._pass_hosting(item.host)
+        elif isinstance(item, _FollowUp):
+            with contextlib.suppress(RuleError):  # things changed meanwhile: no longer needed
+                await self._commit(msgspec.structs.replace(item.record, at=self.clock()))
         elif isinstance(item, _GraceOver):
             self._graces.pop(item.player, None)
             seat = self.model.seat(item.player)
@@ -446,7 +474,7 @@ class Room:
         if self.broken:
             raise RuleError("server.store", "This room can't save anything right now.")
         was = self.model.status
-        check_content(self.model, record)  # new text only: replay trusts what was saved
+        check_new(self.model, record)  # live only: replay trusts what was saved
         try:
             events = fold(self.model, record)  # a RuleError here changed nothing
         except RuleError:
@@ -503,6 +531,7 @@ class Room:
         change.told = True
         self.seq += 1
         self.version += 1
+        self._clock_failures = 0  # the store saves again: clocks keep their own time
         record = change.record
         try:
             if isinstance(record, MatchStarted):
@@ -589,6 +618,8 @@ class Room:
 
     def _after_change(self, record: Record, was: Status) -> None:
         self._schedule_clock()
+        self._watch_host()
+        self._seat_spectators()
         _warm_up(self.model.game, self.model.settings)
         if was is Status.PLAYING and self.model.status is Status.ENDED:
             # Taken now: a rematch may clear the match before the task runs.
@@ -713,6 +744,48 @@ class Room:
 
     def _connected(self, player: str) -> bool:
         return any(p.player == player for p in self.peers)
+
+    # ------------------------------------------------------------------ hosting and seats
+
+    def _watch_host(self) -> None:
+        """Start the host grace when the host counts as away (their drop grace over), stop it
+        when they are back; see ``_pass_hosting``."""
+        host = self.model.seat(self.model.host)
+        if host is None or host.online:
+            if self._host_timer is not None:
+                self._host_timer.cancel()
+                self._host_timer = None
+            return
+        if self._host_timer is None and not self.closed:
+            self._host_timer = asyncio.get_running_loop().call_later(
+                self.config.host_grace_seconds, self._put, _HostAway(host.player), None, None
+            )
+
+    async def _pass_hosting(self, host: str) -> None:
+        """The host has been away for the whole host grace: hosting passes to the first one in
+        seat order who is connected (a player; during a match, only a player), so the lobby
+        is not stuck with nobody able to start, kick or change a setting. It does not come
+        back on their return. With nobody here, it waits: the next change watches again."""
+        seat = self.model.seat(host)
+        if self.model.host != host or seat is None or seat.online or self._connected(host):
+            return
+        here = [s for s in self.model.seats if s.player != host and self._connected(s.player)]
+        players = [s for s in here if not s.spectator]
+        if not players and self.model.status is not Status.PLAYING:
+            players = here
+        if players:
+            await self._commit(HostPassed(at=self.clock(), host=players[0].player))
+
+    def _seat_spectators(self) -> None:
+        """In the lobby, a spectator takes a seat as soon as one is free (a player left, or the
+        host chose a game for more): the one who waited longest, one record at a time."""
+        if self.model.status is not Status.LOBBY:
+            return
+        if len(self.model.players()) >= self.model.game.MAX_PLAYERS:
+            return
+        waiting = next((s for s in self.model.seats if s.spectator), None)
+        if waiting is not None:
+            self._put(_FollowUp(Seated(at=self.clock(), player=waiting.player)), None, None)
 
 
 _warmed: set[tuple[str, str]] = set()

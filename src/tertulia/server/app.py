@@ -24,6 +24,7 @@ from ..games.base import settings_schema
 from ..protocol import Notice
 from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
+from ..rooms.limits import PerKeyBuckets
 from ..rooms.manager import ManagerConfig, RoomManager
 from ..rooms.room import RoomConfig
 from ..store import SQLiteStore
@@ -85,6 +86,7 @@ class Tertulia:
         (``server.store``) and ``/healthz`` fails. ``tertulia serve`` then stops with an error
         for its supervisor to start it again — everything acknowledged is in the log."""
         log.critical("the store's writer process died; this server can no longer save anything")
+        self.say_restarting()
         if self.on_store_lost is not None:
             self.on_store_lost()
 
@@ -133,9 +135,17 @@ def create_app(
         recent = await state.manager.recent_matches()
         return JSONResponse({"rooms": state.manager.public_rooms(), "recent": recent})
 
+    # A page asks once when it opens a room link; more than that is someone trying codes.
+    room_lookups = PerKeyBuckets(capacity=10, rate=1)
+
     async def room_info(request: Request) -> Response:
         """Whether a room code is live, and its game (the code is what lets anyone in, so it
         says no more than joining would); a page opened on a dead link says so at once."""
+        if not room_lookups.take(request.client.host if request.client else ""):
+            return JSONResponse(
+                {"error": "rate.limited", "message": "Too many requests; slow down."},
+                status_code=429,
+            )
         code = normalize_code(request.path_params["code"])
         room = state.manager.get(code) if code is not None else None
         if room is None:

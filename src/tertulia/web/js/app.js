@@ -145,7 +145,7 @@ app.conn.on("chat", (message) => {
 
 app.conn.on("notice", (notice) => {
   if (notice.code === "room.kicked" || notice.code === "room.closed") {
-    app.conn.room = null;
+    app.conn.forgetRoom(app.conn.room?.code);
     app.push = null;
     app.chat = [];
     app.flash = notice;

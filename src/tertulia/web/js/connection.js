@@ -99,6 +99,10 @@ export class Connection {
       await this.hello(ws);
     } catch (err) {
       if (ws !== this.ws) return;
+      // The socket went before the answer: try again later with the same token (dropping it
+      // would make this browser someone else, without its seats).
+      if (err?.code === "connection.timeout") this.dropSocket(ws); // a socket that says nothing
+      if (String(err?.code || "").startsWith("connection.")) return;
       // A token the server no longer accepts: start afresh rather than loop forever.
       prefs.set("token", null);
       try {
@@ -125,6 +129,12 @@ export class Connection {
     this.emit("ready", { reconnected: wasReconnect });
     const waiting = this.queue.splice(0);
     for (const item of waiting) this.transmit(ws, item);
+  }
+
+  /** We are no longer in room `code` (left, removed, closed, or refused on rejoin). */
+  forgetRoom(code) {
+    if (this.room?.code === code) this.room = null;
+    if (this.seatedRoom === code) this.seatedRoom = null; // "Back to the room" would fail
   }
 
   hello(ws) {

@@ -283,7 +283,9 @@ export function mount(main, app, { code }) {
   cleanups.push(
     app.conn.on("rejoin_failed", ({ code: failed, error }) => {
       if (failed !== code) return;
-      app.conn.room = null;
+      // The connection went again before the answer: the next reconnection rejoins.
+      if (String(error?.code || "").startsWith("connection.")) return;
+      app.conn.forgetRoom(code);
       showProblem(error);
       layoutReady = false;
       chat?.destroy();
