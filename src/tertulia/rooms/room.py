@@ -57,6 +57,7 @@ from .views import game_blobs, game_part, game_view, game_views, lobby_view, vie
 log = logging.getLogger("tertulia.room")
 
 INBOX_SIZE = 256
+RESUME_TAB_ALLOWANCE = 4  # see _refusal_for
 CLOCK_RETRY_MAX = 30.0  # seconds between tries to save a timeout while the store fails
 _BUILD_VIEW = object()  # _update_for builds the seat's view itself unless it is given one
 
@@ -382,7 +383,7 @@ class Room:
             )
             return
         if peer not in self.peers:
-            refusal = self._refusal_for(peer)
+            refusal = self._refusal_for(peer, item.resume)
             if refusal is not None:
                 item.done.set_exception(refusal)
                 return
@@ -412,10 +413,13 @@ class Room:
         peer.send(Ack(item.msg_id, {"room": self.code}))
         item.done.set_result(None)
 
-    def _refusal_for(self, peer: Peer) -> RuleError | None:
-        """Why a new connection may not come in (the room's caps), or None."""
+    def _refusal_for(self, peer: Peer, resume: bool = False) -> RuleError | None:
+        """Why a new connection may not come in (the room's caps), or None. A tab coming back
+        by itself (``resume``) may go past the tab cap a little: its own old connections may
+        not be known dead yet (a phone whose network came and went a few times leaves sockets
+        the server only gives up on at the next ping timeout)."""
         tabs = sum(1 for p in self.peers if p.player == peer.player)
-        if tabs >= self.config.max_tabs_per_player:
+        if tabs >= self.config.max_tabs_per_player + (RESUME_TAB_ALLOWANCE if resume else 0):
             return RuleError(
                 "room.too_many_tabs",
                 "This room is already open in too many of your tabs; close one first.",
