@@ -11,50 +11,31 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "server"))
 
-from server_harness import games_with_tiny
+from room_testing import Peer, run_with_manager
 from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
 from tertulia.games.base import RuleError
-from tertulia.rooms.limits import TokenBucket
-from tertulia.rooms.manager import ManagerConfig, RoomManager
-from tertulia.store import SQLiteStore
-
-
-class Peer:
-    def __init__(self, player: str) -> None:
-        self.player = player
-        self.chat_bucket = TokenBucket(capacity=5, rate=1)
-        self.sent_blobs: set[str] = set()
-        self.got: list[p.ServerMessage] = []
-
-    def send(self, message: p.ServerMessage) -> None:
-        self.got.append(message)
-
-    def answers(self) -> list[p.ServerMessage]:
-        return [m for m in self.got if isinstance(m, (p.Ack, p.Error))]
+from tertulia.rooms.manager import ManagerConfig
 
 
 def _run(tmp_path, scenario):
-    """Run ``scenario(manager, now)`` against a real store; ``now[0]`` is the clock."""
+    """Run ``scenario(manager, now)``; ``now[0]`` is the rooms' clock."""
+    now = [1000.0]
+    config = ManagerConfig(idle_seconds=60, housekeeping_seconds=3600)
+    run_with_manager(
+        tmp_path / "rooms.sqlite3",
+        lambda manager, store: scenario(manager, now),
+        config,
+        clock=lambda: now[0],
+    )
 
-    async def go():
-        now = [1000.0]
-        store = SQLiteStore(tmp_path / "rooms.sqlite3")
-        manager = RoomManager(
-            store,
-            games_with_tiny(),
-            ManagerConfig(idle_seconds=60, housekeeping_seconds=3600),
-            clock=lambda: now[0],
-        )
-        await manager.start()
-        try:
-            await scenario(manager, now)
-        finally:
-            await manager.shutdown()
-            await store.close()
 
-    asyncio.run(go())
+async def _room_with_ana(manager):
+    room = await manager.create(TINY, public=False)
+    ana = Peer("ana")
+    await room.attach(ana, "Ana", 1)
+    return room, ana
 
 
 def test_housekeeping_does_not_close_a_room_someone_is_joining(tmp_path):
@@ -83,9 +64,8 @@ def test_a_join_caught_by_the_room_closing_is_refused_not_left_hanging(tmp_path)
     gets "room.unknown", and whoever is still connected is told the room has closed."""
 
     async def scenario(manager, now):
-        room = await manager.create(TINY, public=False)
-        ana, bo = Peer("ana"), Peer("bo")
-        await room.attach(ana, "Ana", 1)
+        room, ana = await _room_with_ana(manager)
+        bo = Peer("bo")
         joining = asyncio.create_task(room.attach(bo, "Bo", 2))
         while room.idle or room.model.seat("bo") is None:  # Bo's join is folded, saving
             await asyncio.sleep(0)
@@ -101,9 +81,7 @@ def test_a_join_caught_by_the_room_closing_is_refused_not_left_hanging(tmp_path)
 
 def test_a_message_waiting_in_a_closing_room_gets_its_answer(tmp_path):
     async def scenario(manager, now):
-        room = await manager.create(TINY, public=False)
-        ana = Peer("ana")
-        await room.attach(ana, "Ana", 1)
+        room, ana = await _room_with_ana(manager)
         room.submit(ana, p.Chat(id=2, text="first"))  # started at once: saving
         room.submit(ana, p.Chat(id=3, text="second"))  # waits in the inbox behind it
         await manager.close(room, "test")
@@ -118,9 +96,7 @@ def test_a_room_whose_last_player_left_closes_when_idle(tmp_path):
     """The idle time starts when the last one leaves, even if their page stays open."""
 
     async def scenario(manager, now):
-        room = await manager.create(TINY, public=False)
-        ana = Peer("ana")
-        await room.attach(ana, "Ana", 1)
+        room, ana = await _room_with_ana(manager)
         room.submit(ana, p.LeaveRoom(id=2))
         while not ana.answers()[1:]:
             await asyncio.sleep(0.01)

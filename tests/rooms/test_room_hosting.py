@@ -10,32 +10,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "server"))
 
-from server_harness import games_with_tiny
-from test_room_closing import Peer
+from room_testing import Peer, run_with_manager
 from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
-from tertulia.rooms.manager import ManagerConfig, RoomManager
+from tertulia.rooms.manager import ManagerConfig
 from tertulia.rooms.replay import replay
 from tertulia.rooms.room import RoomConfig
-from tertulia.store import SQLiteStore
 
 DROP, HOST_GRACE = 0.1, 0.3
 
 
 def _run(tmp_path, scenario):
-    async def go():
-        store = SQLiteStore(tmp_path / "hosting.sqlite3")
-        config = RoomConfig(drop_grace_seconds=DROP, host_grace_seconds=HOST_GRACE)
-        manager = RoomManager(store, games_with_tiny(), ManagerConfig(room=config))
-        await manager.start()
-        try:
-            await scenario(manager, store)
-        finally:
-            await manager.shutdown()
-            await store.close()
-
-    asyncio.run(go())
+    config = ManagerConfig(room=RoomConfig(drop_grace_seconds=DROP, host_grace_seconds=HOST_GRACE))
+    run_with_manager(tmp_path / "hosting.sqlite3", scenario, config)
 
 
 async def _until(condition, timeout: float = 3.0) -> None:

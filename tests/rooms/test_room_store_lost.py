@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "server"))
 
+from room_testing import Peer
 from server_harness import games_with_tiny
-from test_room_closing import Peer
 from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
