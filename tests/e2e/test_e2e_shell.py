@@ -255,8 +255,10 @@ def test_after_a_server_restart_the_tab_reconnects_and_keeps_what_was_typed(play
     join_room(bo, "Bo", code)
     ana.locator("#chat-input").fill("typed while the server was away")
 
-    server.stop()
-    expect(ana.locator("#connection-banner")).to_have_text("Reconnecting…")
+    server.stop()  # SIGTERM: the server says why before it goes
+    expect(ana.locator("#connection-banner")).to_have_text(
+        "The server is restarting; you will be reconnected."
+    )
     server.start()
     expect(ana.locator("#connection-banner")).to_be_hidden(timeout=20_000)
     expect(bo.locator("#connection-banner")).to_be_hidden(timeout=20_000)

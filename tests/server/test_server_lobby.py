@@ -40,7 +40,10 @@ def test_welcome_names_the_room_where_one_has_a_seat(server):
         assert ana.seated_room is None  # said hello before having a seat
         async with await Client.connect(server.ws, token=bo.token) as bo_again:
             assert bo_again.seated_room == code
-        await bo.request("leave_room")
+        async with await Client.connect(server.ws, token=bo.token) as bo_home:  # a home tab
+            assert await bo_home.request("list_rooms") == {"seated": code}
+            await bo.request("leave_room")
+            assert await bo_home.request("list_rooms") == {"seated": None}
         async with await Client.connect(server.ws, token=bo.token) as bo_again:
             assert bo_again.seated_room is None
 
@@ -313,6 +316,23 @@ def test_public_rooms_are_listed_with_game_players_and_status(server):
                 break
             await asyncio.sleep(0.02)
         assert listed() == {}
+
+    run(go())
+
+
+def test_a_public_room_refuses_switching_off_what_it_always_keeps_on(server):
+    """Pitacor's profanity filter is "Always on in public rooms": the setting cannot say
+    otherwise there (the screen and the room's settings agree); in a private room it can."""
+
+    async def go():
+        ana, _bo, _ = await _pair(server, game="pitacor", public=True)
+        with pytest.raises(ClientError) as refused:
+            await ana.request("update_settings", settings={"ban_profanity": False})
+        assert refused.value.code == "settings.public_forced"
+        assert ana.latest["room"]["settings"]["ban_profanity"] is True
+        cy, _dy, _ = await _pair(server, game="pitacor")
+        await cy.request("update_settings", settings={"ban_profanity": False})
+        await cy.wait_for(lambda push: push["room"]["settings"]["ban_profanity"] is False)
 
     run(go())
 

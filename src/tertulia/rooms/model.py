@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import enum
+import functools
 import itertools
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -457,11 +458,28 @@ def check_new(room: RoomModel, record: Record) -> None:
     chat ("profanity-filtered in public rooms"; the word lists grow between versions)."""
     if isinstance(record, Joined) and record.player in room.removed:
         raise RuleError("room.removed", "The host removed you from this room.")
+    if isinstance(record, SettingsChanged) and room.public:
+        forced = _forced_in_public_rooms(room.game.Settings)
+        for name, value in record.settings.items():
+            if name in forced and value != forced[name]:
+                raise RuleError(
+                    "settings.public_forced",
+                    "Public rooms always keep this setting as it is.",
+                    field=name,
+                )
     if isinstance(record, (Joined, Renamed)):
         _check_nickname_words(record.nickname, room.public)
     elif isinstance(record, Chatted) and room.public and is_profane(record.text):
         # The whole line: listed phrases span words.
         raise RuleError("chat.profanity", "Please keep it friendly.")
+
+
+@functools.cache
+def _forced_in_public_rooms(settings_type: type) -> dict[str, Any]:
+    """The settings a game fixes in public rooms (``setting(in_public_rooms=…)``)."""
+    schema = base.settings_schema(settings_type)
+    fields = schema["$defs"][settings_type.__name__]["properties"]
+    return {name: spec["x-public"] for name, spec in fields.items() if "x-public" in spec}
 
 
 def _check_nickname_words(nickname: str, public: bool) -> None:

@@ -124,7 +124,9 @@ class Session:
         elif isinstance(message, p.ListRooms):
             recent = await self.manager.recent_matches()
             self.send(p.RoomList(self.manager.public_rooms(), recent))
-            self.send(p.Ack(message.id))
+            # Where this player still has a seat (a home page open for a while keeps its
+            # "Back to the room" right: not after a kick, a leave in another tab, a close).
+            self.send(p.Ack(message.id, {"seated": self.manager.seated_room(self.player)}))
         elif isinstance(message, p.Ping):
             self.send(p.Ack(message.id, {"now": time.time()}))
 

@@ -160,19 +160,31 @@ app.conn.on("notice", (notice) => {
 // --------------------------------------------------------------------------- connection banner
 
 let bannerTimer = null;
+// The server said it is restarting: the banner says so (rather than a bare "Reconnecting…")
+// until we are back.
+let restarting = false;
 app.conn.on("status", (status) => {
   clearTimeout(bannerTimer);
   if (status === "online") {
     banner.hidden = true;
+    restarting = false;
     document.body.classList.remove("offline");
     return;
   }
   document.body.classList.add("offline");
+  if (restarting) return; // the restart's own words stay up
   // Do not flash the banner for a blip that heals by itself at once.
   bannerTimer = setTimeout(() => {
     tx(banner, status === "reconnecting" ? "connection.reconnecting" : "connection.connecting");
     banner.hidden = false;
   }, 600);
+});
+app.conn.on("notice", (notice) => {
+  if (notice.code !== "server.restarting") return;
+  restarting = true;
+  clearTimeout(bannerTimer);
+  tx(banner, "notices.server.restarting");
+  banner.hidden = false;
 });
 
 // --------------------------------------------------------------------------- router

@@ -74,6 +74,7 @@ export function mount(main, app) {
     );
   }
   cleanups.push(app.conn.on("welcome", paintBack));
+  cleanups.push(app.conn.on("notice", paintBack)); // removed from the room this tab was in
 
   // ------------------------------------------------------------------ flash (kicked…)
   const flash = h("div", { class: "flash", role: "status", hidden: true });
@@ -289,6 +290,10 @@ export function mount(main, app) {
     app.conn.request("list_rooms").then(
       (data) => {
         if (data && Array.isArray(data.rooms)) paintRooms(data);
+        if (data && "seated" in data) {
+          app.conn.seatedRoom = data.seated;
+          paintBack();
+        }
       },
       () => {},
     );
