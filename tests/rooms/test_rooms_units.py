@@ -178,6 +178,8 @@ def test_host_passed_and_seated_are_ordinary_records():
     assert room.seat("d").spectator  # the fold itself seats nobody: the room decides, and logs it
     model.fold(room, model.Seated(at=7, player="d"))
     assert [s.player for s in room.players()] == ["a", "c", "d"]
+    with pytest.raises(RuleError):  # asked twice: nothing more to record
+        model.fold(room, model.Seated(at=7, player="d"))
     model.fold(room, model.HostPassed(at=8, host="c"))
     assert room.host == "c"
     model.fold(room, model.MatchStarted(at=9, by="c", seed=1))

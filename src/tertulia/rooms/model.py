@@ -284,8 +284,8 @@ def _seated(room: RoomModel, r: Seated) -> list[Event]:
     """A spectator takes a seat that freed up in the lobby (see ``Room._seat_spectators``)."""
     _require_lobby(room)
     seat = _seat(room, r.player)
-    if not seat.spectator:
-        return []
+    if not seat.spectator:  # nothing to record (the room asked twice)
+        raise RuleError("room.already_seated", "You already have a seat.")
     if len(room.players()) >= room.game.MAX_PLAYERS:
         raise RuleError("room.full", "This room is full.")
     seat.spectator = False

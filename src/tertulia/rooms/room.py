@@ -778,7 +778,8 @@ class Room:
         if not players and self.model.status is not Status.PLAYING:
             players = here
         if players:
-            await self._commit(HostPassed(at=self.clock(), host=players[0].player))
+            with contextlib.suppress(RuleError):  # the match ended meanwhile, for one
+                await self._commit(HostPassed(at=self.clock(), host=players[0].player))
 
     def _seat_spectators(self) -> None:
         """In the lobby, a spectator takes a seat as soon as one is free (a player left, or the
