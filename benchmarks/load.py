@@ -733,17 +733,23 @@ def _verdict(r: dict[str, Any]) -> str:
     return "; ".join(reasons) or "nothing saturated (latency is per-action work, not queueing)"
 
 
+def _times(ours: float, bare: float) -> str:
+    """``ours / bare`` as "1.23×"; "—" when the bare figure is zero (a tiny run's CPU is
+    below what /proc counts)."""
+    return f"{ours / bare:.2f}×" if bare else "—"
+
+
 def _compare(ours: dict[str, Any], bare: dict[str, Any]) -> None:
     def ratio(key: str) -> str:
-        return f"{key.split('_')[-2]} {ours[key] / bare[key]:.2f}×"
+        return f"{key.split('_')[-2]} {_times(ours[key], bare[key])}"
 
     clean = [ratio(f"clean_p{q}_ms") for q in (50, 95, 99)]
     print(f"\n== ratio ours/bare, undisturbed seconds: {'  '.join(clean)}")
     print(
         f"== ratio ours/bare, whole window:       "
         f"{'  '.join(ratio(f'p{q}_ms') for q in (50, 95, 99))}"
-        f"   CPU {ours['server_cpu'] / bare['server_cpu']:.2f}×   "
-        f"RSS/conn {ours['rss_per_conn_kib'] / bare['rss_per_conn_kib']:.2f}×"
+        f"   CPU {_times(ours['server_cpu'], bare['server_cpu'])}   "
+        f"RSS/conn {_times(ours['rss_per_conn_kib'], bare['rss_per_conn_kib'])}"
     )
     print(f"   target (p99 within 1.5×, undisturbed seconds): {_verdict_of(ours, bare)}")
 

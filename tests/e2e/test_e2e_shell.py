@@ -300,6 +300,7 @@ def test_the_home_page_opened_afresh_offers_the_way_back_to_ones_room(player):
 def test_a_new_screen_starts_at_its_top_and_a_wrong_path_shows_home_at_home(player):
     ana = player(viewport=PHONE)
     set_nickname(ana, "Ana")
+    ana.locator("#game option").first.wait_for(state="attached")  # the games have loaded
     ana.wait_for_function("() => document.documentElement.scrollHeight > innerHeight + 100")
     ana.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     ana.wait_for_function("() => scrollY > 0")
