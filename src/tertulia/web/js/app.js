@@ -222,7 +222,6 @@ function setupLanguageSwitcher() {
     const option = document.createElement("option");
     option.value = code;
     option.lang = code;
-    option.label = name;
     select.append(option);
     return { option, name, short };
   });

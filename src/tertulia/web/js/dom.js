@@ -149,6 +149,6 @@ export function bringIntoView(el) {
   const top = el.getBoundingClientRect().top;
   if (top >= barBottom && top < window.innerHeight * 0.5) return; // already in sight
   const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const barHeight = bar ? bar.offsetHeight : 0;
-  window.scrollTo({ top: Math.max(0, window.scrollY + top - barHeight - 8), behavior: reduce ? "auto" : "smooth" });
+  // Lands under the bar: the page's scroll-padding-top follows the bar's height (app.js).
+  el.scrollIntoView({ block: "start", behavior: reduce ? "auto" : "smooth" });
 }

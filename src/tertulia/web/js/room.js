@@ -130,8 +130,7 @@ export function mount(main, app, { code }) {
         return;
       }
     }
-    app.conn.room = null;
-    app.conn.seatedRoom = null;
+    app.conn.forgetRoom(code);
     app.push = null;
     app.chat = [];
     app.navigate("/");
