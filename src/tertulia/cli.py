@@ -25,6 +25,22 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--drop-grace", type=float, help="seconds before a lost connection is a drop"
     )
+    serve.add_argument(
+        "--trusted-proxies",
+        help="reverse proxies whose X-Forwarded-For is believed: addresses or CIDRs, "
+        "space- or comma-separated (TERTULIA_TRUSTED_PROXIES, default none)",
+    )
+    serve.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        help="WebSocket connections one client address may hold at once, 0 for no cap "
+        "(TERTULIA_MAX_CONNECTIONS_PER_ADDRESS, default 64)",
+    )
+    serve.add_argument(
+        "--metrics-token",
+        help="ask /metrics for this bearer token (TERTULIA_METRICS_TOKEN; without one, "
+        "/metrics answers only this machine)",
+    )
     serve.add_argument("--plain-logs", action="store_true", help="human-readable logs")
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -33,20 +49,26 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from .server import logs
     from .server.app import create_app
+    from .server.serving import uvicorn_config
 
-    config = Config.from_env(
-        host=args.host,
-        port=args.port,
-        db_path=args.db,
-        public_url=args.public_url,
-        idle_minutes=args.idle_minutes,
-        drop_grace_seconds=args.drop_grace,
-        log_json=not args.plain_logs,
-    )
+    try:
+        config = Config.from_env(
+            host=args.host,
+            port=args.port,
+            db_path=args.db,
+            public_url=args.public_url,
+            idle_minutes=args.idle_minutes,
+            drop_grace_seconds=args.drop_grace,
+            trusted_proxies=args.trusted_proxies,
+            max_connections_per_address=args.max_connections_per_address,
+            metrics_token=args.metrics_token,
+            log_json=not args.plain_logs,
+        )
+    except ValueError as error:
+        print(f"tertulia serve: {error}", file=sys.stderr)
+        return 2
     logs.configure(json_lines=config.log_json)
     store_lost = []
 
@@ -60,17 +82,7 @@ def _serve(args: argparse.Namespace) -> int:
     server_class = _server_class()
     print(f"Tertulia is running: open {config.base_url}/  (Ctrl+C stops it)", flush=True)
     # uvicorn handles SIGINT and SIGTERM: it stops accepting, closes sockets, runs shutdown.
-    server = server_class(
-        uvicorn.Config(
-            app,
-            host=config.host,
-            port=config.port,
-            log_config=None,
-            access_log=False,
-            ws_max_size=max(config.max_frame_bytes * 16, 1 << 20),
-            lifespan="on",
-        )
-    )
+    server = server_class(uvicorn_config(app, config))
     # After a signal, uvicorn raises it again once it has shut down: SIGINT as KeyboardInterrupt.
     with contextlib.suppress(KeyboardInterrupt):
         server.run()

@@ -57,9 +57,13 @@ class Client:
         token: str | None = None,
         origin: str | None = None,
         keep_frames: bool = False,
+        headers: dict[str, str] | None = None,
+        **options: Any,
     ) -> Client:
-        headers = {"Origin": origin} if origin else None
-        socket = await websockets.connect(url, additional_headers=headers, max_size=None)
+        """Connect and say hello. ``options`` go to ``websockets.connect`` (and from there to
+        the event loop's ``create_connection``: ``local_addr``, ``sock``, …)."""
+        headers = {**({"Origin": origin} if origin else {}), **(headers or {})} or None
+        socket = await websockets.connect(url, additional_headers=headers, max_size=None, **options)
         client = cls(socket, keep_frames)
         await client.request("hello", token=token)
         return client

@@ -21,6 +21,7 @@ import uvicorn
 from tertulia.games import GAMES
 from tertulia.server.app import create_app
 from tertulia.server.config import Config
+from tertulia.server.serving import uvicorn_config
 
 
 def free_port() -> int:
@@ -50,12 +51,11 @@ class ThreadServer:
         self.config = Config(port=self.port, db_path=db, log_json=False, **config)
         self.app = create_app(self.config, games)
         self.server = uvicorn.Server(
-            uvicorn.Config(
+            uvicorn_config(
                 self.app,
-                host="127.0.0.1",
-                port=self.port,
+                self.config,
+                log_config=uvicorn.config.LOGGING_CONFIG,
                 log_level="warning",
-                lifespan="on",
                 ws_max_size=1 << 20,
             )
         )
@@ -72,6 +72,10 @@ class ThreadServer:
     @property
     def state(self):
         return self.app.state.tertulia
+
+    async def call(self, coro):
+        """Run ``coro`` on the server's own event loop (from a test's loop) and return it."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.state.loop))
 
     def __enter__(self) -> ThreadServer:
         self.thread.start()

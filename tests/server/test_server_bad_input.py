@@ -11,6 +11,7 @@ import websockets
 from server_harness import run
 
 from tertulia.client import Client, ClientError
+from tertulia.server.session import FLOOD_STRIKES, MESSAGE_BURST
 
 
 async def _in_room(server):
@@ -91,19 +92,44 @@ def test_oversized_frames_are_refused(server):
     run(go())
 
 
-def test_a_flood_of_malformed_frames_is_rate_limited_too(server):
-    """Refusing a frame is work as well: garbage counts against the same limit, and the
-    connection is kept."""
+def test_a_burst_past_the_rate_limit_is_answered_once_and_the_connection_is_kept(server):
+    """Refusing a frame is work as well: garbage counts against the same limit. Past it, only
+    the first refusal is answered ("refusals past the limit are not each answered"); a burst
+    that stops within the grace keeps its connection."""
 
     async def go():
         ana = await Client.connect(server.ws)
-        for _ in range(60):
+        for _ in range(MESSAGE_BURST + FLOOD_STRIKES - 5):
             await ana.send_raw("this is not json")
         await asyncio.sleep(0.2)
         codes = [n["code"] for n in ana.notices]
-        assert "rate.limited" in codes and codes.count("message.malformed") < 60
+        assert codes.count("rate.limited") == 1
+        assert codes.count("message.malformed") < MESSAGE_BURST + 2  # the hello took one
         await asyncio.sleep(1.0)  # the bucket refills
         await ana.request("ping")
+
+    run(go())
+
+
+def test_a_connection_that_goes_on_sending_past_its_limit_is_closed_with_policy(server):
+    """ "A connection that goes on sending past its rate limit is closed (close code 1008)",
+    at once once its grace of dropped frames is spent, and its address is kept out a while."""
+
+    async def go():
+        socket = await websockets.connect(server.ws)
+        await socket.send(json.dumps({"type": "hello", "id": 1, "token": None}))
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            for n in range(10_000):
+                await socket.send(json.dumps({"type": "ping", "id": n + 2}))
+            while True:  # the close comes after the answers given before it
+                await asyncio.wait_for(socket.recv(), 5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert asyncio.get_running_loop().time() - started < 2
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            await websockets.connect(server.ws)  # the same address, right away
+        assert refused.value.response.status_code == 429
+        assert int(refused.value.response.headers["Retry-After"]) >= 1
 
     run(go())
 

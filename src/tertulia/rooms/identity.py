@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import os
 import re
 import secrets
 from pathlib import Path
@@ -25,12 +26,22 @@ class Identity:
 
     @classmethod
     def from_file(cls, path: Path) -> Identity:
-        """The key kept beside the database; made on first start. Keep it with the data."""
+        """The key kept beside the database; made on first start. Keep it with the data.
+
+        A new key file is created readable by its owner only from its first byte (not
+        written, then restricted: a crash or a reader in between would see the key), and
+        never over an existing one (two servers starting at once keep the first key)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            path.write_bytes(secrets.token_bytes(32))
-            path.chmod(0o600)
-        return cls(path.read_bytes())
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return cls(_read_key(path))
+        try:
+            os.write(descriptor, secrets.token_bytes(32))
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        return cls(_read_key(path))
 
     @staticmethod
     def new_token() -> str:
@@ -43,3 +54,10 @@ class Identity:
     def player_id(self, token: str) -> str:
         digest = hmac.new(self._key, token.encode(), hashlib.sha256).digest()
         return base64.b32encode(digest[:10]).decode().lower()
+
+
+def _read_key(path: Path) -> bytes:
+    key = path.read_bytes()
+    if len(key) < 16:  # a key file whose writer died before writing it: nobody used it yet
+        raise ValueError(f"{path} holds no usable key; remove it and start again")
+    return key

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections.abc import Callable
@@ -43,6 +44,12 @@ class RoomManager:
         self.config = config
         self.clock = clock
         self.rooms: dict[str, Room] = {}
+        # Who opened each live room (opaque keys the caller gives: an address, a player), so
+        # the caller can cap how many one of them holds. Rooms restored after a restart count
+        # for nobody.
+        self._opened_by: dict[str, set[str]] = {}
+        self._opener_keys: dict[str, tuple[str, ...]] = {}
+        self._pending = itertools.count()
         self._housekeeping: asyncio.Task | None = None
 
     async def start(self) -> int:
@@ -63,21 +70,48 @@ class RoomManager:
         log.info("restored %d rooms", len(self.rooms))
         return len(self.rooms)
 
-    async def create(self, game: str, public: bool) -> Room:
+    async def create(self, game: str, public: bool, opened_by: tuple[str, ...] = ()) -> Room:
+        """A new room with a fresh code, counted for each of ``opened_by`` while it lives."""
         if game not in self.games:
             raise RuleError("room.unknown_game", "There is no such game.", game=game)
-        for _ in range(20):
-            code = new_code()
-            if code in self.rooms:
-                continue
-            try:
-                await self.store.create_room(code, game, public=public, created_at=self.clock())
-            except RoomExists:
-                continue
-            model = new_room(code, public, game, self.games)
-            model.last_activity = self.clock()
-            return self._open(Room(model, self.store, 0, self.config.room, self.clock))
+        # Counted before the first wait, so two requests at once cannot both pass a cap that
+        # has room for one; given back if no room comes of it.
+        pending = f"+{next(self._pending)}"  # not a room code (those have no "+")
+        self._count_opener(pending, opened_by)
+        try:
+            for _ in range(20):
+                code = new_code()
+                if code in self.rooms:
+                    continue
+                try:
+                    await self.store.create_room(code, game, public=public, created_at=self.clock())
+                except RoomExists:
+                    continue
+                model = new_room(code, public, game, self.games)
+                model.last_activity = self.clock()
+                self._forget_opener(pending)
+                self._count_opener(code, opened_by)
+                return self._open(Room(model, self.store, 0, self.config.room, self.clock))
+        finally:
+            self._forget_opener(pending)
         raise RuleError("server.error", "Could not find a free room code; try again.")
+
+    def rooms_opened_by(self, key: str) -> int:
+        """How many live rooms ``key`` (one of ``create``'s ``opened_by``) opened."""
+        return len(self._opened_by.get(key, ()))
+
+    def _count_opener(self, code: str, keys: tuple[str, ...]) -> None:
+        self._opener_keys[code] = keys
+        for key in keys:
+            self._opened_by.setdefault(key, set()).add(code)
+
+    def _forget_opener(self, code: str) -> None:
+        for key in self._opener_keys.pop(code, ()):
+            codes = self._opened_by.get(key)
+            if codes is not None:
+                codes.discard(code)
+                if not codes:
+                    del self._opened_by[key]
 
     def get(self, code: str) -> Room | None:
         room = self.rooms.get(code)
@@ -134,6 +168,7 @@ class RoomManager:
     async def close(self, room: Room, reason: str) -> None:
         await room.stop(closing=True)
         self.rooms.pop(room.code, None)
+        self._forget_opener(room.code)
         await self.store.close_room(room.code, reason, at=self.clock())
         log.info("room %s closed (%s)", room.code, reason)
 

@@ -57,6 +57,9 @@ from .views import game_blobs, game_part, game_view, game_views, lobby_view, vie
 log = logging.getLogger("tertulia.room")
 
 INBOX_SIZE = 256
+# A resume into a room without your seat: worded for "no such room" as well, which gets the
+# same answer (a stranger must not tell the two apart; see server/session.py).
+NO_SEAT = "You have no seat in a room with that code."
 RESUME_TAB_ALLOWANCE = 4  # see _refusal_for
 CLOCK_RETRY_MAX = 30.0  # seconds between tries to save a timeout while the store fails
 _BUILD_VIEW = object()  # _update_for builds the seat's view itself unless it is given one
@@ -67,7 +70,6 @@ class Peer(Protocol):
 
     player: str
     chat_bucket: TokenBucket
-    sent_blobs: set[str]  # blob keys this connection already has (see RoomUpdate.blobs)
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message for this connection; never blocks."""
@@ -198,6 +200,9 @@ class Room:
         self.config = config
         self.clock = clock
         self.peers: set[Peer] = set()
+        # The blob keys each connection already has (see RoomUpdate.blobs): the room's, as a
+        # connection may be in two rooms for a moment while it moves from one to the other.
+        self._sent_blobs: dict[Peer, set[str]] = {}
         self.closed = False
         # When the last connection left (for idle closing); a restored room starts empty.
         self.empty_since: float | None = clock()
@@ -261,6 +266,7 @@ class Room:
             for peer in list(self.peers):
                 peer.send(Notice("room.closed", "The room was closed."))
             self.peers.clear()
+            self._sent_blobs.clear()
 
     # ------------------------------------------------------------------ the inbox
 
@@ -295,6 +301,7 @@ class Room:
         Out of the room at once, so nothing more is pushed to it from here; the grace before
         it counts as a drop is the room task's business."""
         self.peers.discard(peer)
+        self._sent_blobs.pop(peer, None)
         if not self.peers:
             self.empty_since = self.clock()
         self._put(_Detach(peer), None, None)
@@ -378,16 +385,14 @@ class Room:
             item.done.set_exception(RuleError("server.store", "This room can't be opened now."))
             return
         if item.resume and self.model.seat(peer.player) is None:
-            item.done.set_exception(
-                RuleError("room.no_seat", "You no longer have a seat in this room.")
-            )
+            item.done.set_exception(RuleError("room.no_seat", NO_SEAT, code=self.code))
             return
         if peer not in self.peers:
             refusal = self._refusal_for(peer, item.resume)
             if refusal is not None:
                 item.done.set_exception(refusal)
                 return
-            peer.sent_blobs.clear()  # blob keys belong to one room and one stay in it
+            self._sent_blobs[peer] = set()  # a new stay: it has none of this room's blobs
         # In the room before the change is told, so everyone's push counts the newcomer online.
         self.peers.add(peer)
         self.empty_since = None
@@ -401,6 +406,7 @@ class Room:
                 await self._commit(Presence(at=self.clock(), player=peer.player, online=True))
         except BaseException as error:  # not seated: not in the room either
             self.peers.discard(peer)
+            self._sent_blobs.pop(peer, None)
             if not self.peers:
                 self.empty_since = self.clock()
             if not isinstance(error, RuleError):
@@ -539,8 +545,8 @@ class Room:
         record = change.record
         try:
             if isinstance(record, MatchStarted):
-                for peer in self.peers:  # a new match's blobs may reuse the last match's keys
-                    peer.sent_blobs.clear()
+                for sent in self._sent_blobs.values():  # a new match may reuse the last's keys
+                    sent.clear()
             if change.pushes is not None:
                 self._broadcast(record, change.pushes)
             else:
@@ -615,6 +621,7 @@ class Room:
         """The player who left (or was removed) gets no more pushes from this room."""
         for peer in [p for p in self.peers if p.player == record.player]:
             self.peers.discard(peer)
+            self._sent_blobs.pop(peer, None)
             if isinstance(record, Kicked):
                 peer.send(Notice("room.kicked", "The host removed you from the room."))
         if not self.peers and self.empty_since is None:
@@ -686,8 +693,9 @@ class Room:
         """The game's blobs this seat may see and this connection does not have yet."""
         if game_part(self.model.game, "blobs") is None:
             return None
-        fresh = game_blobs(self.model, peer.player, peer.sent_blobs)
-        peer.sent_blobs.update(fresh)
+        sent = self._sent_blobs.setdefault(peer, set())
+        fresh = game_blobs(self.model, peer.player, sent)
+        sent.update(fresh)
         return fresh or None
 
     def _colour_of(self, player: str) -> int | None:

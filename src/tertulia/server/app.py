@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import hmac
 import io
 import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from types import ModuleType
-from urllib.parse import urlsplit
 
 import msgspec
 import segno
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -24,16 +26,20 @@ from ..games.base import settings_schema
 from ..protocol import Notice
 from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
-from ..rooms.limits import PerKeyBuckets
 from ..rooms.manager import ManagerConfig, RoomManager
 from ..rooms.room import RoomConfig
 from ..store import SQLiteStore
+from .addresses import is_loopback
 from .config import Config
+from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
+from .guard import Guard
 from .metrics import Metrics
 from .outlet import Outlet
 from .session import Session
 
 log = logging.getLogger("tertulia.server")
+
+POLICY_VIOLATION = 1008  # the WebSocket close code for a client that broke our rules
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -63,8 +69,11 @@ class Tertulia:
             ManagerConfig(idle_seconds=config.idle_minutes * 60, room=room_config),
         )
         self.sessions: set[Session] = set()
+        self.guard = Guard(config.limits)
+        self.origins = config.origins()  # worked out once: it may look up this machine's names
 
     async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
         restored = await self.manager.start()
         log.info(
             "listening", extra={"fields": {"url": self.config.base_url, "restored_rooms": restored}}
@@ -135,20 +144,23 @@ def create_app(
         recent = await state.manager.recent_matches()
         return JSONResponse({"rooms": state.manager.public_rooms(), "recent": recent})
 
-    # A page asks once when it opens a room link; more than that is someone trying codes.
-    room_lookups = PerKeyBuckets(capacity=10, rate=1)
-
     async def room_info(request: Request) -> Response:
         """Whether a room code is live, and its game (the code is what lets anyone in, so it
-        says no more than joining would); a page opened on a dead link says so at once."""
-        if not room_lookups.take(request.client.host if request.client else ""):
+        says no more than joining would); a page opened on a dead link says so at once. Codes
+        that are not live count against the same per-address limit as ``join_room``'s."""
+        key = request.scope.get(LIMIT_KEY, "")
+        if not state.guard.may_look_up_codes(key):
             return JSONResponse(
-                {"error": "rate.limited", "message": "Too many requests; slow down."},
+                {
+                    "error": "rate.room_codes",
+                    "message": "Too many room codes tried; wait a minute and try again.",
+                },
                 status_code=429,
             )
         code = normalize_code(request.path_params["code"])
         room = state.manager.get(code) if code is not None else None
         if room is None:
+            state.guard.code_missed(key)
             return JSONResponse(
                 {"error": "room.unknown", "message": "There is no room with that code."},
                 status_code=404,
@@ -167,16 +179,30 @@ def create_app(
         )
 
     async def metrics(request: Request) -> Response:
+        refusal = _metrics_refusal(request, config)
+        if refusal is not None:
+            return refusal
         return Response(state.metrics.render(), media_type="text/plain; version=0.0.4")
 
     async def websocket(websocket: WebSocket) -> None:
-        if not _origin_allowed(websocket, config):
+        origin = websocket.headers.get("origin")
+        if origin is not None and origin not in state.origins:
+            state.metrics.refused.labels("origin").inc()
             await websocket.close(code=1008)
             return
         await websocket.accept()
-        outlet = Outlet(websocket.send_text, lambda code: websocket.close(code=code))
+        line: Line = websocket.scope.get(LINE) or Line(None)
+        outlet = Outlet(
+            websocket.send_text, lambda code: websocket.close(code=code), abort=line.abort
+        )
         session = Session(
-            state.manager, state.identity, state.metrics, config.max_frame_bytes, outlet
+            state.manager,
+            state.identity,
+            state.metrics,
+            config.max_frame_bytes,
+            outlet,
+            state.guard,
+            address=websocket.scope.get(LIMIT_KEY, ""),
         )
         state.sessions.add(session)
         state.metrics.connections.inc()
@@ -187,12 +213,30 @@ def create_app(
                     break
                 frame = message.get("text") or message.get("bytes") or b""
                 await session.handle_frame(frame)
+                if session.flooding:
+                    _close_flooder(session, line, websocket.scope.get(CLIENT, ""))
+                    break
         except WebSocketDisconnect:
             pass
         finally:
+            if outlet.cut_off:
+                state.metrics.cut.labels("stopped_reading").inc()
             session.closed()
             state.sessions.discard(session)
             state.metrics.connections.dec()
+
+    def _close_flooder(session: Session, line: Line, address: str) -> None:
+        """Close a connection that went on sending past its limit (1008, policy), read nothing
+        more from it, and keep its address out for a while; see ``Guard.flooded``."""
+        penalty = state.guard.flooded(session.address)
+        state.metrics.cut.labels("flooding").inc()
+        log.warning(
+            "closed a flooding connection",
+            extra={"fields": {"client": address, "player": session.player, "out_for": penalty}},
+        )
+        session.outlet.close(POLICY_VIOLATION)
+        # After the close: sending it makes uvicorn read again (for the client's answer).
+        line.stop_reading()
 
     routes = [
         Route("/", page),
@@ -206,7 +250,13 @@ def create_app(
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    gate = Middleware(
+        Gate,
+        guard=state.guard,
+        trusted_proxies=config.trusted_proxies,
+        on_refused=lambda reason: state.metrics.refused.labels(reason).inc(),
+    )
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[gate])
     app.state.tertulia = state
     return app
 
@@ -227,14 +277,23 @@ def _public_base(request: Request, config: Config) -> str:
     return config.public_url.rstrip("/") if config.public_url else str(request.base_url).rstrip("/")
 
 
-def _origin_allowed(websocket: WebSocket, config: Config) -> bool:
-    """Browsers send Origin: it must be this server. Other clients send none."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    if origin in config.allowed_origins:
-        return True
-    origin_host = urlsplit(origin).netloc
-    if origin_host and origin_host == websocket.headers.get("host"):
-        return True
-    return config.public_url is not None and origin_host == urlsplit(config.public_url).netloc
+def _metrics_refusal(request: Request, config: Config) -> Response | None:
+    """Metrics say how busy the server is and which errors clients hit: with a token, only a
+    scraper that has it may read them; without one, only a client on this machine (behind a
+    reverse proxy on this machine, set a token or --trusted-proxies, or every request looks
+    local)."""
+    if config.metrics_token:
+        given = request.headers.get("authorization", "")
+        if hmac.compare_digest(given.encode(), f"Bearer {config.metrics_token}".encode()):
+            return None
+        return JSONResponse(
+            {"error": "metrics.token", "message": "Metrics need the bearer token."},
+            status_code=401,
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    if is_loopback(request.scope.get(CLIENT, "")):
+        return None
+    return JSONResponse(
+        {"error": "metrics.local_only", "message": "Metrics are served to this machine only."},
+        status_code=403,
+    )

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from .addresses import Network, default_origins, origin_of, parse_networks
+from .guard import Limits
 
 DEFAULT_DATA_DIR = Path("data")
 
@@ -19,6 +23,12 @@ class Config:
     drop_grace_seconds: float = 5.0
     max_frame_bytes: int = 64 * 1024
     allowed_origins: tuple[str, ...] = ()
+    # Proxies whose X-Forwarded-For is believed (see server/addresses.py); none by default.
+    trusted_proxies: tuple[Network, ...] = ()
+    # With a token, /metrics asks for it (Authorization: Bearer …); without one, it answers
+    # only clients on this machine.
+    metrics_token: str | None = None
+    limits: Limits = field(default_factory=Limits)
     log_json: bool = True
 
     @property
@@ -29,6 +39,17 @@ class Config:
     @property
     def base_url(self) -> str:
         return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    def origins(self) -> frozenset[str]:
+        """The ``Origin`` a browser page of ours sends: the public URL's (scheme included), or,
+        without one, this host's and port's (see ``addresses.default_origins``); and the
+        extra allowed origins. Never whatever the request's own ``Host`` header says."""
+        own = (
+            {origin_of(self.public_url)}
+            if self.public_url
+            else set(default_origins(self.host, self.port))
+        )
+        return frozenset(own | {origin_of(o) for o in self.allowed_origins})
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Config:
@@ -48,7 +69,20 @@ class Config:
             values["drop_grace_seconds"] = float(env["TERTULIA_DROP_GRACE"])
         if "TERTULIA_ALLOWED_ORIGINS" in env:
             values["allowed_origins"] = tuple(env["TERTULIA_ALLOWED_ORIGINS"].split())
+        if "TERTULIA_TRUSTED_PROXIES" in env:
+            values["trusted_proxies"] = env["TERTULIA_TRUSTED_PROXIES"]
+        if env.get("TERTULIA_METRICS_TOKEN"):
+            values["metrics_token"] = env["TERTULIA_METRICS_TOKEN"]
+        connections = overrides.pop("max_connections_per_address", None)
+        if connections is None and "TERTULIA_MAX_CONNECTIONS_PER_ADDRESS" in env:
+            connections = int(env["TERTULIA_MAX_CONNECTIONS_PER_ADDRESS"])
+        if connections is not None:
+            values["limits"] = dataclasses.replace(
+                Limits(), connections_per_address=int(connections)
+            )
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values.get("db_path"), str):
             values["db_path"] = Path(values["db_path"])
+        if isinstance(values.get("trusted_proxies"), str):
+            values["trusted_proxies"] = parse_networks(values["trusted_proxies"])
         return cls(**values)  # type: ignore[arg-type]

@@ -30,6 +30,18 @@ class Metrics:
             ["code"],
             registry=self.registry,
         )
+        self.refused = Counter(
+            "tertulia_connections_refused_total",
+            "WebSocket handshakes refused before any work, by reason",
+            ["reason"],
+            registry=self.registry,
+        )
+        self.cut = Counter(
+            "tertulia_connections_cut_total",
+            "WebSocket connections the server closed on a client, by reason",
+            ["reason"],
+            registry=self.registry,
+        )
         self.latency = Histogram(
             "tertulia_action_seconds",
             "From a room message's arrival to every seat's update being queued",
@@ -41,15 +53,19 @@ class Metrics:
         # every call, and these two are called for every message.
         self._latency_of: dict[str, Any] = {}
         self._messages_of: dict[str, Any] = {}
+        self._errors_of: dict[str, Any] = {}
 
     def observe(self, kind: str, seconds: float, error: str | None) -> None:
         """Called by rooms after each message (the rooms layer knows nothing of Prometheus)."""
         _series(self._latency_of, self.latency, kind).observe(seconds)
         if error is not None:
-            self.errors.labels(error).inc()
+            self.count_error(error)
 
     def count_message(self, kind: str) -> None:
         _series(self._messages_of, self.messages, kind).inc()
+
+    def count_error(self, code: str) -> None:
+        _series(self._errors_of, self.errors, code).inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -9,7 +9,12 @@ forms only for a connection whose socket is full (a slow client), in that connec
 The send is a coroutine (ASGI). It is started at once and, if it has to wait (the socket's
 buffer is full), resumed when what it waits for is done — what asyncio's eager tasks do
 (Python 3.12) and what a Task does after its first step. Messages sent meanwhile queue up
-behind it; a client too far behind is closed (1013, "try again later") and will reconnect.
+behind it.
+
+A client that stops reading is cut off, not waited for: once it owes ``BACKLOG`` messages, or
+one send has waited ``STALL_SECONDS``, its transport is aborted. A WebSocket close would not
+do: its closing frame queues behind everything the client is not reading, so the connection
+(and everything queued for it) would stay until the operating system gave up, if ever.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-BACKLOG = 512  # messages a slow client may owe before it is closed
+BACKLOG = 512  # messages a slow client may owe before it is cut off
+STALL_SECONDS = 20.0  # a send that waits this long: the client stopped reading
+CLOSE_HANDSHAKE_SECONDS = 1.0  # after a close for flooding, the client has this long to go
 TRY_AGAIN_LATER = 1013
 
 
@@ -30,31 +37,66 @@ class Outlet:
         self,
         send_text: Callable[[str], Coroutine[Any, Any, None]],
         close: Callable[[int], Coroutine[Any, Any, None]],
+        abort: Callable[[], bool] | None = None,
     ) -> None:
         self._send_text = send_text
         self._close = close
+        # Drops the connection at once (the transport's abort); True if it could. Servers that
+        # do not expose their transport leave it None: then a stuck client is closed politely.
+        self._abort = abort
         self._backlog: deque[bytes] = deque()
         self._waiting = False  # a send waits for the socket; later messages queue behind it
-        self._must_close = False
+        self._close_with: int | None = None  # a close to send once the send in flight ends
+        self._stall: asyncio.TimerHandle | None = None
         self.done = False  # closing, or the socket is gone: nothing more is sent
+        self.cut_off = False  # aborted: the client stopped reading
 
     def put(self, data: bytes) -> None:
         if self.done:
             return
         if len(self._backlog) >= BACKLOG:
-            self.done, self._must_close = True, True  # closed once the send in flight ends
-            self._backlog.clear()
-        else:
-            self._backlog.append(data)
+            self._give_up()
+            return
+        self._backlog.append(data)
         if not self._waiting:
             self._pump()
+
+    def close(self, code: int) -> None:
+        """Close with ``code`` now, dropping whatever is queued (a flooder is not owed its
+        answers). If the socket is full the close frame could not get through: cut off. A
+        client that does not finish the closing handshake soon is cut off too."""
+        if self.done:
+            return
+        self.done, self._close_with = True, code
+        self._backlog.clear()
+        if self._waiting:
+            self._cut_off()
+            return
+        self._pump()
+        if self._abort is not None:
+            asyncio.get_running_loop().call_later(CLOSE_HANDSHAKE_SECONDS, self._abort)
+
+    def _give_up(self) -> None:
+        """The client owes too much: cut it off, or, where that can't be done, close it once
+        the send in flight ends (1013: it reconnects and gets a fresh view)."""
+        if not self._cut_off():
+            self._close_with = TRY_AGAIN_LATER
+            if not self._waiting:
+                self._pump()
+
+    def _cut_off(self) -> bool:
+        self.done = True
+        self._backlog.clear()
+        if self._abort is None or not self._abort():
+            return False
+        self.cut_off = True
+        return True
 
     def _pump(self) -> None:
         """Run the next sends until one has to wait or there are none left."""
         while True:
-            if self._must_close:
-                self._must_close = False
-                send = self._close(TRY_AGAIN_LATER)
+            if self._close_with is not None:
+                send, self._close_with = self._close(self._close_with), None
             elif self._backlog and not self.done:
                 send = self._send_text(self._backlog.popleft().decode())
             else:
@@ -74,14 +116,20 @@ class Outlet:
             return True
         # It waits: on a future (resume when that is done) or on a bare yield (next turn).
         self._waiting = True
+        loop = asyncio.get_running_loop()
+        if self._stall is None and self._abort is not None:
+            self._stall = loop.call_later(STALL_SECONDS, self._cut_off)
         if asyncio.isfuture(awaited):
             awaited._asyncio_future_blocking = False  # what a Task does when it takes it
             awaited.add_done_callback(lambda _: self._resume(send))
         else:
-            asyncio.get_running_loop().call_soon(self._resume, send)
+            loop.call_soon(self._resume, send)
         return False
 
     def _resume(self, send: Coroutine[Any, Any, None]) -> None:
         self._waiting = False
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
         if self._advance(send):
             self._pump()

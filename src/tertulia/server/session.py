@@ -3,6 +3,11 @@
 Each request is a ladder of early returns; a rule refusal becomes an ``error`` message in
 exactly one place (``_refuse``), and anything unexpected is logged and answered with a plain
 ``server.error`` — never a stack trace.
+
+Past its rate limit a connection's frames are dropped: the first one is answered
+(``rate.limited``), the rest are not — answering a flood is work too. A connection that has
+``FLOOD_STRIKES`` frames dropped (the count forgets one a second) is flooding: ``flooding``
+turns true and the server closes it (1008, policy).
 """
 
 from __future__ import annotations
@@ -21,12 +26,16 @@ from ..rooms.identity import Identity
 from ..rooms.limits import TokenBucket
 from ..rooms.manager import RoomManager
 from ..rooms.model import check_first_nickname
-from ..rooms.room import Room
+from ..rooms.room import NO_SEAT, Room
 from ..rooms.views import game_part
+from .guard import Guard
 from .metrics import Metrics
 from .outlet import Outlet
 
 log = logging.getLogger("tertulia.session")
+
+MESSAGE_BURST, MESSAGES_PER_SECOND = 30, 15  # any frame
+FLOOD_STRIKES = 20  # frames dropped past the limit before the connection is closed
 
 _ROOM_MESSAGES = (
     p.Act,
@@ -54,17 +63,23 @@ class Session:
         metrics: Metrics,
         max_frame: int,
         outlet: Outlet,
+        guard: Guard,
+        address: str = "",
     ) -> None:
         self.manager = manager
         self.identity = identity
         self.metrics = metrics
         self.max_frame = max_frame
+        self.guard = guard
+        self.address = address  # the client's limit key (see server/addresses.py)
         self.player = ""
         self.room: Room | None = None
         self.outlet = outlet
-        self.requests = TokenBucket(capacity=30, rate=15)  # any message
+        self.requests = TokenBucket(capacity=MESSAGE_BURST, rate=MESSAGES_PER_SECOND)
+        self.strikes = TokenBucket(capacity=FLOOD_STRIKES, rate=1)  # frames dropped
+        self.slowed_down = False  # told rate.limited since the last frame let through
+        self.flooding = False
         self.chat_bucket = TokenBucket(capacity=5, rate=0.5)  # chat lines
-        self.sent_blobs: set[str] = set()
 
     # ------------------------------------------------------------------ Peer
 
@@ -78,9 +93,9 @@ class Session:
         size = _size_in_bytes(frame, limit)
         # Every frame costs a token, a malformed or oversized one too: refusing them is work.
         if not self.requests.take():
-            refusal = RuleError("rate.limited", "Too many messages; slow down.")
-            self._refuse(_quick_id(frame), refusal)
+            self._drop(frame)
             return
+        self.slowed_down = False
         if size > limit:
             too_large = RuleError("frame.too_large", "That message is too large.", max=limit)
             self._refuse(None, too_large)
@@ -111,15 +126,19 @@ class Session:
             self.room.submit(self, message)
         elif isinstance(message, p.CreateRoom):
             check_first_nickname(message.nickname, message.public)  # no empty room left behind
-            room = await self.manager.create(message.game, message.public)
+            by_address, by_player = f"address:{self.address}", f"player:{self.player}"
+            self.guard.check_new_room(
+                self.address,
+                self.player,
+                rooms_of_address=self.manager.rooms_opened_by(by_address),
+                rooms_of_player=self.manager.rooms_opened_by(by_player),
+            )
+            room = await self.manager.create(
+                message.game, message.public, opened_by=(by_address, by_player)
+            )
             await self._enter(room, message.nickname, message.id)
         elif isinstance(message, p.JoinRoom):
-            code = normalize_code(message.code)
-            room = self.manager.get(code) if code is not None else None
-            if room is None:
-                raise RuleError(
-                    "room.unknown", "There is no room with that code.", code=message.code
-                )
+            room = self._room_to_join(message)
             await self._enter(room, message.nickname, message.id, resume=message.resume)
         elif isinstance(message, p.ListRooms):
             recent = await self.manager.recent_matches()
@@ -140,22 +159,54 @@ class Session:
         self.send(p.Welcome(player=player, token=token, now=time.time(), room=room))
         self.send(p.Ack(message.id))
 
+    def _room_to_join(self, message: p.JoinRoom) -> Room:
+        """The live room ``join_room`` names, or a refusal. Looking up a room where one has no
+        seat is limited per address (misses cost; once they run out every lookup is refused,
+        so a hit and a miss look alike), and a ``resume`` — only ever back into one's own seat —
+        answers a room without your seat exactly as a room that does not exist."""
+        code = normalize_code(message.code)
+        room = self.manager.get(code) if code is not None else None
+        if room is not None and room.model.seat(self.player) is not None:
+            return room  # one's own seat: nothing to learn, nothing to limit
+        if not self.guard.may_look_up_codes(self.address):
+            raise RuleError(
+                "rate.room_codes", "Too many room codes tried; wait a minute and try again."
+            )
+        if room is not None and not message.resume:
+            return room
+        self.guard.code_missed(self.address)
+        if message.resume:
+            raise RuleError("room.no_seat", NO_SEAT, code=message.code)
+        raise RuleError("room.unknown", "There is no room with that code.", code=message.code)
+
     async def _enter(self, room: Room, nickname: str, msg_id: int, resume: bool = False) -> None:
-        """Move this connection to ``room`` (the seat in the previous room stays)."""
-        if self.room is not None and self.room is not room:
-            self.room.detach(self)
-            self.room = None
-            self.sent_blobs = set()  # blob keys belong to one room
+        """Move this connection to ``room`` (the seat in the previous room stays). A refusal
+        leaves it where it was: it only leaves the previous room once the new one took it."""
         await room.attach(self, nickname, msg_id, resume=resume)
-        self.room = room
+        previous, self.room = self.room, room
+        if previous is not None and previous is not room:
+            previous.detach(self)
 
     def _frame_limit(self) -> int:
         """64 KiB by default; a game may ask for more (drawings) in its rooms."""
         game = self.room.model.game if self.room is not None else None
         return max(self.max_frame, game_part(game, "MAX_FRAME_BYTES") or 0)
 
+    def _drop(self, frame: str | bytes) -> None:
+        """A frame past the rate limit: the first is answered, the rest are not; too many and
+        the connection is flooding."""
+        if not self.strikes.take():
+            self.flooding = True
+            self.metrics.count_error("rate.flooding")
+            return
+        if self.slowed_down:
+            self.metrics.count_error("rate.limited")
+            return
+        self.slowed_down = True
+        self._refuse(_quick_id(frame), RuleError("rate.limited", "Too many messages; slow down."))
+
     def _refuse(self, msg_id: int | None, error: RuleError) -> None:
-        self.metrics.errors.labels(error.code).inc()
+        self.metrics.count_error(error.code)
         self.send(p.Error(msg_id, error.code, error.message, error.params))
 
     def closed(self) -> None:
