@@ -63,7 +63,7 @@ encode = msgspec.json.encode
 class RoomRun:
     """One room as the generator sees it: who received which version when, and what was sent."""
 
-    __slots__ = ("actions", "errors", "guessers", "received", "size")
+    __slots__ = ("actions", "errors", "guessers", "received", "seats", "size")
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -71,6 +71,7 @@ class RoomRun:
         self.actions: list[tuple[float, int]] = []  # (sent at, version it produced)
         self.errors: dict[str, int] = {}
         self.guessers: list[Seat] = []
+        self.seats: list[Seat] = []  # every seat, the silent one too
 
 
 class Seat:
@@ -193,6 +194,7 @@ async def setup_tertulia(
     else:
         raise RuntimeError("no clue was accepted")
     room.guessers = [s for s in seats if s is not giver]
+    room.seats = seats
     return room
 
 
@@ -204,6 +206,7 @@ async def setup_bare(
     for seat in seats:
         await seat.request("join_room", code=f"R{index}")
     room.guessers = seats[1:]  # seat 0 plays the silent clue giver
+    room.seats = seats
     return room
 
 
