@@ -19,23 +19,22 @@ def figures(
     readings: list[dict[str, Any]],
     played: dict[str, Any],
     flooded: dict[str, Any],
-    final_counters: dict[str, float],
     waited: float,
     health_ok: bool,
 ) -> dict[str, Any]:
     """One dict per phase, every figure the report prints (latencies in ms)."""
     out = []
     flood_by_name = {f["phase"]: f for f in flooded["phases"]}
-    for i, ((name, a, b, count), reading, normal) in enumerate(
-        zip(phases, readings, played["phases"], strict=True)
+    for (name, a, b, count), reading, normal in zip(
+        phases, readings, played["phases"], strict=True
     ):
         seconds = b - a
         lat = normal["latencies"]
         cpu0, (busy0, total0), ours0 = reading["start"]
         cpu1, (busy1, total1), ours1 = reading["end"]
         busy = (busy1 - busy0) / max(1, total1 - total0)
-        after = readings[i + 1]["counters"] if i + 1 < len(readings) else final_counters
-        counted = {k: after.get(k, 0) - reading["counters"].get(k, 0) for k in after}
+        after, before = reading["counters_end"], reading["counters"]
+        counted = {k: after.get(k, 0) - before.get(k, 0) for k in after}
         flood = flood_by_name.get(name)
         lives = flood["lives"] if flood else []
         out.append({
