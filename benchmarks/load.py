@@ -22,6 +22,10 @@ run), the machine's CPU use, and the p99 ratio ours/bare.
     .venv/bin/python benchmarks/load.py --rooms 200 --players 10 --period 5 \
         --duration 30 --warmup 10 --rev HEAD
 
+Each room's players connect from a loopback address of their own (127.1.y.z, from the room's
+index): all of 127.0.0.0/8 is loopback on Linux, and a server that caps connections per client
+address must not see thousands of players share 127.0.0.1.
+
 The generator runs in ``--workers`` processes (each owns whole rooms, so the last seat of a
 room is timed in the same process as its sender; all use the system-wide monotonic clock).
 """
@@ -31,15 +35,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import itertools
 import json
 import math
 import multiprocessing as mp
 import os
 import random
-import resource
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -49,196 +50,33 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import msgspec
-import websockets
+from harness import (
+    HERE,
+    HOST,
+    RoomRun,
+    cpu_self,
+    free_port,
+    get_json,
+    guess,
+    loopback_address,
+    machine_cpu,
+    proc_cpu,
+    proc_rss,
+    quantile,
+    raise_nofile,
+    setup_bare,
+    setup_tertulia,
+    sleep_until,
+    snapshot,
+    wait_healthy,
+    wait_quiet,
+)
 
-HERE = Path(__file__).resolve().parent
-HOST = "127.0.0.1"  # loopback only
-CLK_TCK = os.sysconf("SC_CLK_TCK")
-ROWS = "ABCDEFGHIJKLMNOP"  # Pitacor's board: rows A–P, columns 1–30
-CLUES = ("ocean", "lemon", "forest", "sunset", "ember")
 SETUP_TIMEOUT = 180.0  # seconds for every room of a run to be seated and playing
-REQUEST_TIMEOUT = 30.0
+ROOM_BLOCK = 1  # each room's players connect from 127.1.y.z (harness.loopback_address)
 
 
 # ---------------------------------------------------------------------------- generator side
-
-
-class Head(msgspec.Struct):
-    """The few fields the generator reads from a server frame; msgspec skips the rest fast."""
-
-    type: str = ""
-    version: int | None = None
-    re: int | None = None
-    code: str | None = None
-    player: str | None = None
-
-
-_decode_head = msgspec.json.Decoder(Head).decode
-_encode = msgspec.json.encode
-
-
-class RoomRun:
-    """One room as the generator sees it: who received which version when, and what was sent."""
-
-    __slots__ = ("actions", "errors", "guessers", "received", "size")
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.received: dict[int, list] = {}  # version -> [seats that received it, last time]
-        self.actions: list[tuple[float, int]] = []  # (sent at, version it produced)
-        self.errors: dict[str, int] = {}
-        self.guessers: list[Seat] = []
-
-
-class Seat:
-    """One player's WebSocket: a lean client that timestamps every push it receives."""
-
-    def __init__(self, ws: Any, room: RoomRun) -> None:
-        self.ws = ws
-        self.room = room
-        self.ids = itertools.count(1)
-        self.pending: dict[int, asyncio.Future] = {}  # setup requests awaiting their answer
-        self.timed: dict[int, float] = {}  # benchmark actions: id -> sent at
-        self.last_version = -1
-        self.latest: bytes | None = None  # the newest push, undecoded
-        self.player = ""
-        self.push_bytes = 0
-        self.pushes = 0
-        self.reader = asyncio.get_running_loop().create_task(self._read())
-
-    @classmethod
-    async def open(cls, url: str, room: RoomRun, deflate: bool) -> Seat:
-        ws = await websockets.connect(
-            url,
-            max_size=None,
-            ping_interval=None,
-            open_timeout=REQUEST_TIMEOUT,
-            close_timeout=2,
-            compression="deflate" if deflate else None,
-        )
-        seat = cls(ws, room)
-        await seat.request("hello", token=None)
-        return seat
-
-    async def request(self, kind: str, **fields: Any) -> Any:
-        """A setup request: send it, wait for its ack, return its data (or raise its error)."""
-        msg_id = next(self.ids)
-        future = asyncio.get_running_loop().create_future()
-        self.pending[msg_id] = future
-        await self.ws.send(_encode({"type": kind, "id": msg_id, **fields}).decode())
-        try:
-            return await asyncio.wait_for(future, REQUEST_TIMEOUT)
-        finally:
-            self.pending.pop(msg_id, None)
-
-    async def act_timed(self, action: dict[str, Any]) -> None:
-        msg_id = next(self.ids)
-        frame = _encode({"type": "act", "id": msg_id, "action": action}).decode()
-        self.timed[msg_id] = time.monotonic()
-        await self.ws.send(frame)
-
-    async def _read(self) -> None:
-        room = self.room
-        received = room.received
-        try:
-            while True:  # ends when the socket closes or the task is cancelled
-                frame = await self.ws.recv(decode=False)
-                now = time.monotonic()
-                head = _decode_head(frame)
-                kind = head.type
-                if kind == "room":
-                    version = head.version
-                    self.last_version = version
-                    self.latest = frame
-                    self.push_bytes += len(frame)
-                    self.pushes += 1
-                    seen = received.get(version)
-                    if seen is None:
-                        received[version] = [1, now]
-                    else:
-                        seen[0] += 1
-                        seen[1] = now
-                elif kind == "ack":
-                    sent = self.timed.pop(head.re, None)
-                    if sent is not None:
-                        room.actions.append((sent, self.last_version))
-                    else:
-                        future = self.pending.get(head.re)
-                        if future is not None and not future.done():
-                            future.set_result(msgspec.json.decode(frame).get("data"))
-                elif kind == "error":
-                    if self.timed.pop(head.re, None) is not None:
-                        room.errors[head.code or "?"] = room.errors.get(head.code or "?", 0) + 1
-                    else:
-                        future = self.pending.get(head.re)
-                        if future is not None and not future.done():
-                            future.set_exception(RuntimeError(f"{head.code}: {frame[:200]!r}"))
-                elif kind == "welcome":
-                    self.player = head.player or ""
-        except (websockets.ConnectionClosed, asyncio.CancelledError):
-            pass
-
-    async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.close()
-        self.reader.cancel()
-
-
-async def _setup_tertulia(url: str, players: int, deflate: bool) -> RoomRun:
-    room = RoomRun(players)
-    seats = [await Seat.open(url, room, deflate) for _ in range(players)]
-    host = seats[0]
-    code = (await host.request("create_room", game="pitacor", nickname="P0", public=False))["room"]
-    for i, seat in enumerate(seats[1:], 1):
-        await seat.request("join_room", code=code, nickname=f"P{i}")
-    await host.request("update_settings", settings={"guess_seconds": 0, "clue_seconds": 0})
-    await host.request("start_match")
-    assert host.latest is not None
-    view = msgspec.json.decode(host.latest)["view"]
-    giver = next(s for s in seats if s.player == view["giver"])
-    await giver.request("act", action={"type": "choose_target", "index": 0})
-    for clue in CLUES:  # "ocean" is fine; the others are only a fallback
-        try:
-            await giver.request("act", action={"type": "give_clue", "text": clue})
-            break
-        except RuntimeError:
-            continue
-    else:
-        raise RuntimeError("no clue was accepted")
-    room.guessers = [s for s in seats if s is not giver]
-    return room
-
-
-async def _setup_bare(url: str, players: int, index: int, deflate: bool) -> RoomRun:
-    room = RoomRun(players)
-    seats = [await Seat.open(url, room, deflate) for _ in range(players)]
-    for seat in seats:
-        await seat.request("join_room", code=f"R{index}")
-    room.guessers = seats[1:]  # seat 0 plays the silent clue giver
-    return room
-
-
-async def _guess(
-    seat: Seat, start: float, end: float, period: float, rng: random.Random, lags: list[float]
-) -> None:
-    """Open loop: one select_cell every ``period`` seconds from a random phase, until ``end``."""
-    due = start + rng.random() * period
-    for _ in range(int((end - start) / period) + 2):  # bounded in count as well as in time
-        if due >= end:
-            return
-        delay = due - time.monotonic()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        lags.append(time.monotonic() - due)
-        cell = f"{rng.choice(ROWS)}{rng.randint(1, 30)}"
-        await seat.act_timed({"type": "select_cell", "cell": cell})
-        due += period
-
-
-def _cpu_self() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 async def _worker(spec: dict[str, Any], pipe: Any) -> None:
@@ -248,9 +86,11 @@ async def _worker(spec: dict[str, Any], pipe: Any) -> None:
 
     async def one(index: int) -> RoomRun:
         async with limit:
+            # Each room from its own address: a server may cap connections per address.
+            source = loopback_address(ROOM_BLOCK, index)
             if spec["kind"] == "tertulia":
-                return await _setup_tertulia(url, players, deflate)
-            return await _setup_bare(url, players, index, deflate)
+                return await setup_tertulia(url, players, deflate, source)
+            return await setup_bare(url, players, index, deflate, source)
 
     rooms: list[RoomRun] = []
     try:
@@ -264,16 +104,16 @@ async def _worker(spec: dict[str, Any], pipe: Any) -> None:
         rng = random.Random(spec["seed"])
         lags: list[float] = []
         tasks = [
-            loop.create_task(_guess(seat, t0, t_end, spec["period"], rng, lags))
+            loop.create_task(guess(seat, t0, t_end, spec["period"], rng, lags))
             for room in rooms
             for seat in room.guessers
         ]
         every = [s for room in rooms for s in room.guessers]
         await asyncio.sleep(max(0.0, t_measure - time.monotonic()))
-        cpu0 = _cpu_self()
+        cpu0 = cpu_self()
         bytes0, pushes0 = sum(s.push_bytes for s in every), sum(s.pushes for s in every)
         await asyncio.sleep(max(0.0, t_end - time.monotonic()))
-        cpu1 = _cpu_self()
+        cpu1 = cpu_self()
         bytes1, pushes1 = sum(s.push_bytes for s in every), sum(s.pushes for s in every)
         await asyncio.wait_for(asyncio.gather(*tasks), 30)
         await asyncio.sleep(spec["drain"])  # let the last pushes arrive
@@ -310,7 +150,7 @@ async def _worker(spec: dict[str, Any], pipe: Any) -> None:
                     "unanswered": unanswered,
                     "errors": errors,
                     "cpu": cpu1 - cpu0,
-                    "lag_p99": _quantile(lags, 0.99) if lags else 0.0,
+                    "lag_p99": quantile(lags, 0.99) if lags else 0.0,
                     "lag_max": max(lags) if lags else 0.0,
                     "push_bytes": (bytes1 - bytes0) / max(1, pushes1 - pushes0),
                     "template": template.decode() if template else None,
@@ -328,7 +168,7 @@ async def _worker(spec: dict[str, Any], pipe: Any) -> None:
 
 
 def worker_main(spec: dict[str, Any], pipe: Any) -> None:
-    _raise_nofile()
+    raise_nofile()
     try:
         import uvloop  # comes with uvicorn[standard]; a lighter loop keeps the generator lean
 
@@ -339,36 +179,6 @@ def worker_main(spec: dict[str, Any], pipe: Any) -> None:
 
 
 # ---------------------------------------------------------------------------- parent side
-
-
-def _raise_nofile() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
-def _get_json(url: str) -> dict[str, Any]:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return json.load(response)
-
-
-def _wait_healthy(base: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}")
-        try:
-            _get_json(f"{base}/healthz")
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{base} did not become healthy in {timeout} s")
 
 
 def _in_room(base: str) -> tuple[float, float] | None:
@@ -387,57 +197,6 @@ def _in_room(base: str) -> tuple[float, float] | None:
     return (found["_sum"], found["_count"]) if len(found) == 2 else None
 
 
-def _tree(pid: int) -> list[int]:
-    """The process and all its descendants (our server's store writer is a child process)."""
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        with contextlib.suppress(OSError):
-            for task in os.listdir(f"/proc/{current}/task"):
-                with open(f"/proc/{current}/task/{task}/children") as f:
-                    todo += [int(child) for child in f.read().split()]
-    return found
-
-
-def _proc_cpu(pid: int) -> float:
-    """user+sys seconds of the process (all its threads) and of its child processes."""
-    total = 0.0
-    for member in _tree(pid):
-        with contextlib.suppress(OSError), open(f"/proc/{member}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / CLK_TCK
-    return total
-
-
-def _proc_rss(pid: int) -> int:
-    """Resident memory of the process and of its child processes."""
-    total = 0
-    for member in _tree(pid):
-        with contextlib.suppress(OSError), open(f"/proc/{member}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) * 1024
-    return total
-
-
-def _machine_cpu() -> tuple[float, float]:
-    """(busy, total) jiffies of all cores, from /proc/stat."""
-    with open("/proc/stat") as f:
-        values = [int(v) for v in f.readline().split()[1:]]
-    idle = values[3] + values[4]
-    return sum(values) - idle, sum(values)
-
-
-def _quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
-
-
-def _sleep_until(at: float) -> None:
-    time.sleep(max(0.0, at - time.monotonic()))
-
-
 def _watch_others(
     server: int, workers: list[int | None], until: float
 ) -> list[tuple[float, float, float]]:
@@ -447,11 +206,11 @@ def _watch_others(
     for _ in range(100_000):  # bounded; ends at ``until``
         if time.monotonic() >= until - 0.05:
             break
-        began, machine0 = time.monotonic(), _machine_cpu()
-        mine0 = sum(_proc_cpu(pid) for pid in ours)
+        began, machine0 = time.monotonic(), machine_cpu()
+        mine0 = sum(proc_cpu(pid) for pid in ours)
         time.sleep(max(0.05, min(1.0, until - time.monotonic())))
-        elapsed, machine1 = time.monotonic() - began, _machine_cpu()
-        mine1 = sum(_proc_cpu(pid) for pid in ours)
+        elapsed, machine1 = time.monotonic() - began, machine_cpu()
+        mine1 = sum(proc_cpu(pid) for pid in ours)
         busy = (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])
         seen.append(
             (began, began + elapsed, busy * (os.cpu_count() or 1) - (mine1 - mine0) / elapsed)
@@ -459,22 +218,9 @@ def _watch_others(
     return seen
 
 
-def _wait_quiet(limit: float, busy_below: float = 0.15) -> float:
-    """Wait (at most ``limit`` seconds) until the machine is idle for two seconds in a row:
-    on a shared machine, other people's test runs would otherwise land in our window."""
-    began = time.monotonic()
-    while time.monotonic() - began < limit:
-        before = _machine_cpu()
-        time.sleep(2.0)
-        after = _machine_cpu()
-        if (after[0] - before[0]) / max(1, after[1] - before[1]) < busy_below:
-            break
-    return time.monotonic() - began
-
-
 def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path | None) -> dict:
-    waited = _wait_quiet(args.quiet_wait) if args.quiet_wait > 0 else 0.0
-    port = _free_port()
+    waited = wait_quiet(args.quiet_wait) if args.quiet_wait > 0 else 0.0
+    port = free_port()
     base, url = f"http://{HOST}:{port}", f"ws://{HOST}:{port}/ws"
     if kind == "tertulia":
         db = workdir / "load.sqlite3"
@@ -506,8 +252,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
     workers: list[tuple[mp.Process, Any]] = []
     profiler: subprocess.Popen | None = None
     try:
-        _wait_healthy(base, server)
-        rss_idle = _proc_rss(server.pid)
+        wait_healthy(base, server)
+        rss_idle = proc_rss(server.pid)
         context = mp.get_context("spawn")
         rooms = list(range(args.rooms))
         for w in range(args.workers):
@@ -530,20 +276,20 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
             if what != "ready":
                 raise RuntimeError(f"{kind}: a generator failed during setup: {info}")
         setup_seconds = time.monotonic() - began
-        health = _get_json(f"{base}/healthz")
+        health = get_json(f"{base}/healthz")
         t0 = time.monotonic() + 0.5
         t_measure, t_end = t0 + args.warmup, t0 + args.warmup + args.duration
         for _, pipe in workers:
             pipe.send(("go", t0, t_measure, t_end))
-        _sleep_until(t_measure)
-        cpu0, machine0 = _proc_cpu(server.pid), _machine_cpu()
+        sleep_until(t_measure)
+        cpu0, machine0 = proc_cpu(server.pid), machine_cpu()
         inroom0 = _in_room(base) if kind == "tertulia" else None
         if args.py_spy:
             profiler = _start_py_spy(server.pid, args, workdir, kind)
         others = _watch_others(server.pid, [p.pid for p, _ in workers], t_end)
-        cpu1, machine1 = _proc_cpu(server.pid), _machine_cpu()
+        cpu1, machine1 = proc_cpu(server.pid), machine_cpu()
         inroom1 = _in_room(base) if kind == "tertulia" else None
-        rss_loaded = _proc_rss(server.pid)
+        rss_loaded = proc_rss(server.pid)
         results = []
         for _, pipe in workers:
             if not pipe.poll(args.drain + 60):
@@ -589,8 +335,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
     clean = [lat for at, lat in timed if not any(a <= at < b for a, b in disturbed)]
     connections = args.rooms * args.players
     busy = (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])
-    cuts = {q: _quantile(samples, q / 100) if samples else float("nan") for q in (50, 95, 99)}
-    clean_cuts = {q: _quantile(clean, q / 100) if clean else float("nan") for q in (50, 95, 99)}
+    cuts = {q: quantile(samples, q / 100) if samples else float("nan") for q in (50, 95, 99)}
+    clean_cuts = {q: quantile(clean, q / 100) if clean else float("nan") for q in (50, 95, 99)}
     in_room_ms = (
         (inroom1[0] - inroom0[0]) / max(1, inroom1[1] - inroom0[1]) * 1e3
         if inroom0 and inroom1
@@ -654,21 +400,6 @@ def _start_py_spy(pid: int, args: argparse.Namespace, workdir: Path, kind: str):
          "--nonblocking", "--threads", "--format", "raw", "-o", str(out)],
         stdout=subprocess.DEVNULL, stderr=open(workdir / f"py-spy-{kind}.log", "wb"),
     )  # fmt: skip
-
-
-def _snapshot(rev: str, workdir: Path) -> Path:
-    """src/ as of ``rev``, unpacked into ``workdir``: other people may be editing the tree."""
-    root = HERE.parent
-    commit = subprocess.run(
-        ["git", "rev-parse", "--verify", f"{rev}^{{commit}}"],
-        cwd=root, check=True, capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
-    archive = subprocess.run(
-        ["git", "archive", commit, "src"], cwd=root, check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(workdir)], input=archive, check=True)
-    print(f"serving src/ as of {commit[:12]} ({rev})")
-    return workdir / "src"
 
 
 def _merge(dicts: list[dict[str, int]]) -> dict[str, int]:
@@ -766,7 +497,7 @@ def _pooled(rounds: list[dict[str, dict[str, Any]]]) -> None:
     for kind in ("tertulia", "bare"):
         samples = [s for results in rounds for s in results[kind]["clean_samples"]]
         pooled[kind] = {
-            f"clean_p{q}_ms": _quantile(samples, q / 100) * 1e3 if samples else float("nan")
+            f"clean_p{q}_ms": quantile(samples, q / 100) * 1e3 if samples else float("nan")
             for q in (50, 95, 99)
         } | {"n": len(samples)}
     ours, bare = pooled["tertulia"], pooled["bare"]
@@ -856,7 +587,7 @@ def main() -> int:
     if args.workers <= 0:
         args.workers = max(1, math.ceil(args.rooms * args.players / 1500))
     args.workers = min(args.workers, args.rooms)
-    _raise_nofile()
+    raise_nofile()
     servers = [s.strip() for s in args.servers.split(",") if s.strip()]
     if not set(servers) <= {"tertulia", "bare"}:
         parser.error("--servers takes tertulia and/or bare")
@@ -873,7 +604,7 @@ def main() -> int:
     rounds: list[dict[str, dict[str, Any]]] = []
     with tempfile.TemporaryDirectory(prefix="tertulia-load-") as tmp:
         workdir = Path(tmp)
-        args.source = _snapshot(args.rev, workdir) if args.rev else None
+        args.source = snapshot(args.rev, workdir) if args.rev else None
         template: Path | None = None
         for number in range(1, args.rounds + 1):
             if args.rounds > 1:

@@ -47,3 +47,29 @@ def test_the_room_path_benchmark_reports_the_loop_and_the_writer():
 def test_the_store_benchmark_reports_group_commit():
     printed = _run("benchmarks/store_append.py", "--rooms", "2", "--appends", "5", "--rate", "0")
     assert "appends per commit" in printed
+
+
+def test_the_flood_benchmark_reports_every_phase_and_the_targets(tmp_path):
+    out = tmp_path / "flood.json"
+    printed = _run(
+        "benchmarks/flood.py", "--rooms", "1", "--players", "3", "--period", "0.5",
+        "--warmup", "0.5", "--duration", "2.5", "--settle", "0.5", "--flooders", "1,2",
+        "--drain", "10", "--quiet-wait", "0", "--json", str(out),
+    )  # fmt: skip
+    (run,) = json.loads(out.read_text())["runs"]
+    baseline, one, two = run["phases"]
+    assert [p["phase"] for p in run["phases"]] == ["baseline", "1 flooder", "2 flooders"]
+    for phase in run["phases"]:
+        assert phase["sent"] > 0 and phase["actions_timed"] > 0, phase
+        assert phase["p99_ms"] > 0 and phase["server_cpu"] >= 0, phase
+        assert isinstance(phase["disconnected"], int)
+    for phase, flooders in ((one, 1), (two, 2)):
+        # Every flooder connected from its own address and flooded; how each connection ended
+        # (a close code, or "open") is reported, whatever it was.
+        addresses = {c["address"] for c in phase["connections"]}
+        assert len(addresses) == flooders, phase["connections"]
+        assert phase["flood_frames"] > 0 and phase["server_frames"] > 0, phase
+        assert all(c["code"] for c in phase["connections"])
+    assert one["p99_vs_baseline"] == one["p99_ms"] / baseline["p99_ms"]
+    verdicts = [line for line in printed.splitlines() if line.startswith(("  PASS", "  FAIL"))]
+    assert len(verdicts) == len(run["targets"]) + 1 == 7, printed[-2000:]
