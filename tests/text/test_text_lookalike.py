@@ -20,9 +20,14 @@ from tertulia.text.lookalike import (
 CYRILLIC_O = "\u043e"
 GREEK_OMICRON = "\u03bf"
 
-_with_controls = st.text(
-    alphabet=st.one_of(st.characters(exclude_categories=("Cs",)), st.sampled_from(BIDI_CONTROLS))
-)
+# Pieces of any text with controls between them (a control drawn from all characters alone
+# would turn up once in hundreds of examples).
+_with_controls = st.lists(
+    st.one_of(
+        st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=5),
+        st.sampled_from(BIDI_CONTROLS),
+    )
+).map("".join)
 
 
 def test_the_bidi_controls_are_the_embeddings_overrides_isolates_and_marks():
