@@ -203,8 +203,9 @@ _encoder = msgspec.json.Encoder()
 
 # Whether a frame may hold a bidirectional control: the character itself, or a JSON escape
 # of it ("\u202e"). An ASCII frame cannot hold the character, and a frame without a
-# backslash holds no escape: both are told by scans at memory speed, so the common frame
-# costs well under a microsecond more, and a large drawing a few.
+# backslash holds no escape: both are told by scans at memory speed. Measured: a chat line
+# costs well under a microsecond more, a 130 KB drawing a few microseconds (some tens if its
+# text is not ASCII), against about a millisecond to decode it.
 _BIDI_ESCAPE = "|".join(f"{ord(ch):04x}" for ch in BIDI_CONTROLS)
 _BIDI_ESCAPE_TEXT = re.compile(rf"\\u(?:{_BIDI_ESCAPE})", re.IGNORECASE)
 _BIDI_ESCAPE_BYTES = re.compile(rf"\\u(?:{_BIDI_ESCAPE})".encode(), re.IGNORECASE)
