@@ -23,6 +23,7 @@ import msgspec
 
 from ..games import base
 from ..games.base import Event, Player, RuleError
+from ..text.lookalike import hides_characters, looks_alike, mixed_scripts, shows_nothing, unshowable
 from ..text.profanity import is_profane
 
 CHAT_HISTORY = 100
@@ -424,18 +425,21 @@ _FOLDS = {
 
 
 def check_nickname_shape(text: str) -> str:
-    """1 to 20 printable characters, spaces tidied (the room adds its own checks)."""
+    """1 to 20 printable characters, spaces tidied (the room adds its own checks). Zero-width
+    spaces, soft hyphens and other format characters are refused, not removed: the name
+    shown is the name typed. Only emoji keep the invisible characters they are made of
+    (the joiner in 👩‍💻, the tags of a subdivision flag)."""
     nickname = " ".join(text.split()) if isinstance(text, str) else ""
     if not 1 <= len(nickname) <= NICKNAME_MAX:
         raise RuleError("nickname.length", "A nickname has 1 to 20 characters.", max=NICKNAME_MAX)
-    if any(not ch.isprintable() for ch in nickname):
+    if unshowable(nickname):
         raise RuleError("nickname.characters", "That nickname has characters we can't show.")
     return nickname
 
 
 def check_nickname(room: RoomModel, text: str, player: str) -> str:
     """ "nicknames 1–20 characters, unique in the room" (the profanity filter of public rooms
-    is ``check_new``'s, on the live path only)"""
+    and the look-alike rules are ``check_new``'s, on the live path only)"""
     nickname = check_nickname_shape(text)
     taken = {s.nickname.casefold() for s in room.seats if s.player != player}
     if nickname.casefold() in taken:
@@ -447,6 +451,7 @@ def check_first_nickname(text: str, public: bool) -> str:
     """The checks a nickname must pass in a room nobody is in yet (asked before creating one,
     so a refused nickname leaves no empty room behind)."""
     nickname = check_nickname_shape(text)
+    _check_nickname_alone(nickname)
     _check_nickname_words(nickname, public)
     return nickname
 
@@ -455,7 +460,9 @@ def check_new(room: RoomModel, record: Record) -> None:
     """Rules for new records only, asked before the fold and never on replay: they were added
     or tightened after logs were written, and a log they once accepted must still rebuild the
     same room. A removed player may not come back; public rooms refuse profane nicknames and
-    chat ("profanity-filtered in public rooms"; the word lists grow between versions)."""
+    chat ("profanity-filtered in public rooms"; the word lists grow between versions); a
+    nickname may not look like another one in the room, hide invisible characters or mix
+    scripts in a word (older versions let these through)."""
     if isinstance(record, Joined) and record.player in room.removed:
         raise RuleError("room.removed", "The host removed you from this room.")
     if isinstance(record, SettingsChanged) and room.public:
@@ -468,7 +475,10 @@ def check_new(room: RoomModel, record: Record) -> None:
                     field=name,
                 )
     if isinstance(record, (Joined, Renamed)):
-        _check_nickname_words(record.nickname, room.public)
+        nickname = check_nickname_shape(record.nickname)
+        _check_nickname_unlike_others(room, nickname, record.player)
+        _check_nickname_alone(nickname)
+        _check_nickname_words(nickname, room.public)
     elif isinstance(record, Chatted) and room.public and is_profane(record.text):
         # The whole line: listed phrases span words.
         raise RuleError("chat.profanity", "Please keep it friendly.")
@@ -480,6 +490,34 @@ def _forced_in_public_rooms(settings_type: type) -> dict[str, Any]:
     schema = base.settings_schema(settings_type)
     fields = schema["$defs"][settings_type.__name__]["properties"]
     return {name: spec["x-public"] for name, spec in fields.items() if "x-public" in spec}
+
+
+def _check_nickname_unlike_others(room: RoomModel, nickname: str, player: str) -> None:
+    """Someone else's nickname written with look-alike characters (a Cyrillic "о" in "Bob",
+    fullwidth letters, a blank filler after it) would let one player pass for another. The
+    same name in another case is ``nickname.taken``, which the fold says."""
+    for seat in room.seats:
+        if seat.player == player or seat.nickname.casefold() == nickname.casefold():
+            continue
+        if looks_alike(seat.nickname, nickname):
+            raise RuleError(
+                "nickname.looks_alike",
+                f"That nickname looks too much like {seat.nickname}'s; choose another one.",
+                name=seat.nickname,
+            )
+
+
+def _check_nickname_alone(nickname: str) -> None:
+    """What a nickname may not be even in an empty room: invisible, or hiding characters
+    (a Hangul filler, a variation selector after a letter), or a word in two scripts — a
+    look-alike taken first ("Bоb", Cyrillic "о") would lock the real Bob out."""
+    if shows_nothing(nickname) or hides_characters(nickname):
+        raise RuleError("nickname.characters", "That nickname has characters we can't show.")
+    if mixed_scripts(nickname):
+        raise RuleError(
+            "nickname.mixed_scripts",
+            "That nickname mixes alphabets in one word; write each word in one alphabet.",
+        )
 
 
 def _check_nickname_words(nickname: str, public: bool) -> None:

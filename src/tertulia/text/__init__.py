@@ -1,4 +1,5 @@
-"""Language tools the games share: folding text for comparison, word lists and profanity.
+"""Language tools the games share: folding text for comparison, word lists, profanity, and
+telling look-alike names apart (``lookalike``: Unicode's confusables, bidirectional controls).
 
 Everything here is pure and offline: word lists ship as package data under ``data/`` and are
 read once (at import, or lazily on first use for the larger profanity lists). Comparisons go
