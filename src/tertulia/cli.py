@@ -25,6 +25,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--drop-grace", type=float, help="seconds before a lost connection is a drop"
     )
+    serve.add_argument(
+        "--restart-grace",
+        type=float,
+        help="seconds a clock that ran out while the server was down gets after a restart",
+    )
     serve.add_argument("--plain-logs", action="store_true", help="human-readable logs")
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -45,6 +50,7 @@ def _serve(args: argparse.Namespace) -> int:
         public_url=args.public_url,
         idle_minutes=args.idle_minutes,
         drop_grace_seconds=args.drop_grace,
+        restart_grace_seconds=args.restart_grace,
         log_json=not args.plain_logs,
     )
     logs.configure(json_lines=config.log_json)
