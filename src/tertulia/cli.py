@@ -26,6 +26,11 @@ def main(argv: list[str] | None = None) -> int:
         "--drop-grace", type=float, help="seconds before a lost connection is a drop"
     )
     serve.add_argument(
+        "--restart-grace",
+        type=float,
+        help="seconds a clock that ran out while the server was down gets after a restart",
+    )
+    serve.add_argument(
         "--trusted-proxies",
         help="reverse proxies whose X-Forwarded-For is believed: addresses or CIDRs, "
         "space- or comma-separated (TERTULIA_TRUSTED_PROXIES, default none)",
@@ -61,6 +66,7 @@ def _serve(args: argparse.Namespace) -> int:
             public_url=args.public_url,
             idle_minutes=args.idle_minutes,
             drop_grace_seconds=args.drop_grace,
+            restart_grace_seconds=args.restart_grace,
             trusted_proxies=args.trusted_proxies,
             max_connections_per_address=args.max_connections_per_address,
             metrics_token=args.metrics_token,

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tertulia.games import GAMES
-from tertulia.games.base import Rng, RuleError, clone, decode_action, rank, settings_schema
+from tertulia.games.base import (
+    Extend,
+    Player,
+    Rng,
+    RuleError,
+    clone,
+    decode_action,
+    rank,
+    settings_schema,
+)
 from tertulia.games.pitacor.settings import Settings
 
 
@@ -79,9 +89,12 @@ _JSON_VALUES = st.recursive(
     ),
     max_leaves=8,
 )
-_ACTION_KEYS = st.sampled_from(["type", "cell", "index", "text", "seat", "deadline", "x"])
+_ACTION_KEYS = st.sampled_from(["type", "cell", "index", "text", "seat", "until", "x"])
 _ACTION_TYPES = st.sampled_from(
-    ["select_cell", "confirm", "give_clue", "choose_target", "pass_clue", "timeout", "nope", 3]
+    [
+        *["select_cell", "confirm", "give_clue", "choose_target", "pass_clue"],
+        *["timeout", "extend", "nope", 3],
+    ]
 )
 
 
@@ -105,3 +118,39 @@ def test_an_action_is_decoded_exactly_as_msgspec_convert_would(game, raw, kind):
     assert outcome(lambda r: decode_action(action_type, r)) == outcome(
         lambda r: msgspec.convert(r, action_type)
     )
+
+
+def _started(game: str, deadline: float | None = 1030.0):
+    """A match of ``game`` at 1000.0 with as few players as it takes, its clock due at
+    ``deadline`` (None: nothing timed)."""
+    module = GAMES[game]
+    players = [Player(f"p{i}", f"P{i}") for i in range(module.MIN_PLAYERS)]
+    state = module.start(module.Settings(), players, 7, 1000.0)
+    return module, msgspec.structs.replace(state, deadline=deadline)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_room_may_move_a_deadline_later_and_nothing_else_changes(game):
+    """After a restart the room gives a clock the downtime ate a grace (``Extend``): the
+    deadline moves, the clock stays what it was for, and clients are told."""
+    module, state = _started(game)
+    moved, events = module.apply(state, None, Extend(1100.0), 1090.0)
+    assert module.deadline(moved) == 1100.0
+    assert msgspec.structs.replace(moved, deadline=1030.0) == state
+    assert [(e.kind, e.data) for e in events] == [("clock.extended", {"until": 1100.0})]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_an_extension_never_moves_a_deadline_earlier_nor_starts_a_clock(game):
+    module, state = _started(game)
+    assert module.apply(state, None, Extend(1010.0), 1005.0) == (state, [])
+    module, untimed = _started(game, deadline=None)
+    assert module.apply(untimed, None, Extend(1100.0), 1005.0) == (untimed, [])
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_only_the_room_may_extend_a_clock(game):
+    module, state = _started(game)
+    with pytest.raises(RuleError) as refused:
+        module.apply(state, "p0", Extend(2000.0), 1005.0)
+    assert refused.value.code == "action.room_only"

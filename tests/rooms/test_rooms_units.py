@@ -243,7 +243,8 @@ def test_leaving_the_lobby_leaves_no_colour_behind():
 
 @given(
     st.lists(
-        st.sampled_from(["join", "add", "chat", "drop", "back", "settings", "leave"]), max_size=30
+        st.sampled_from(["join", "add", "chat", "drop", "back", "settings", "leave", "extend"]),
+        max_size=30,
     )
 )
 def test_replaying_the_records_rebuilds_the_same_room(steps):
@@ -261,6 +262,8 @@ def test_replaying_the_records_rebuilds_the_same_room(steps):
             "back": model.Presence(at=i, player=who, online=True),
             "settings": model.SettingsChanged(at=i, by=who, settings={"target": 5}),
             "leave": model.Left(at=i, player=who),
+            # The live room's restart grace (Room._give_restart_grace): a record like any other.
+            "extend": model.GameMove(at=i, seat=None, action={"type": "extend", "until": i + 40}),
         }[step]
         if step == "add" and room.status is model.Status.LOBBY and len(room.players()) >= 2:
             record = model.MatchStarted(at=i, by=room.host or who, seed=i)

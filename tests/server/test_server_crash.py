@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 
 import pytest
 from server_harness import run, subprocess_server
@@ -49,7 +50,8 @@ def test_sigkill_mid_match_loses_nothing_acknowledged(tmp_path):
         tokens, code, seen = run(before())
         first.kill()
 
-    with subprocess_server(db, port) as second:
+    # Without the restart grace: the clock resumes exactly as it was (the grace has its own test).
+    with subprocess_server(db, port, "--restart-grace", "0") as second:
 
         async def after() -> None:
             clients = await _connect_all(second.ws, tokens, code)
@@ -65,6 +67,47 @@ def test_sigkill_mid_match_loses_nothing_acknowledged(tmp_path):
             # The guess clock runs out after the restart: the unconfirmed P30 is forced in.
             push = await giver.wait_for(lambda p: p["view"]["phase"] == "clue2", timeout=15)
             assert sorted(m["cell"] for m in push["view"]["markers"]) == ["A1", "P30"]
+            for client in clients:
+                await client.close()
+
+        run(after())
+
+
+def test_a_clue_giver_whose_clock_ran_out_while_the_server_was_down_keeps_the_turn(tmp_path):
+    """ "Deadlines that passed while the server was down get a grace after a restart": the
+    giver's 2-second clue clock runs out while the server is dead; restarted, the server moves
+    it to 20 s from then (the default restart grace) instead of skipping the giver's turn."""
+    db = tmp_path / "grace.sqlite3"
+    with subprocess_server(db) as first:
+        port = first.port
+
+        async def before() -> tuple[list[str], str, dict]:
+            clients = [await Client.connect(first.ws) for _ in range(3)]
+            code = await clients[0].create_room("pitacor", "Ana")
+            for client, name in zip(clients[1:], ["Bo", "Cy"], strict=True):
+                await client.join_room(code, name)
+            await clients[0].request("update_settings", settings={"clue_seconds": 2})
+            await clients[0].request("start_match")
+            view = (await clients[0].wait_for(lambda p: p["view"]))["view"]
+            return [c.token for c in clients], code, view
+
+        tokens, code, seen = run(before())
+        first.kill()
+    while time.time() < seen["deadline"] + 0.5:  # the clue clock runs out while it is down
+        time.sleep(0.1)
+
+    with subprocess_server(db, port) as second:
+
+        async def after() -> None:
+            restarted = time.time()
+            clients = await _connect_all(second.ws, tokens, code)
+            giver = next(c for c in clients if c.player == seen["giver"])
+            view = giver.view
+            assert (view["round"], view["giver"], view["phase"]) == (1, seen["giver"], "choose")
+            assert view["deadline"] >= restarted + 15  # 20 s from the restore
+            await giver.act({"type": "choose_target", "index": 0})
+            await giver.act({"type": "give_clue", "text": "ocean"})
+            assert giver.view["phase"] == "guess1" and giver.view["round"] == 1
             for client in clients:
                 await client.close()
 

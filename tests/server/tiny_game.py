@@ -30,7 +30,9 @@ class Add(base.Action, tag="add"):
     amount: int
 
 
-Action = Add | base.Timeout | base.Join | base.Drop | base.Return | base.Leave | base.Host
+Action = (
+    Add | base.Timeout | base.Join | base.Drop | base.Return | base.Leave | base.Host | base.Extend
+)
 
 
 class State(msgspec.Struct):
@@ -70,6 +72,10 @@ def _clock(state: State, now: float) -> None:
 
 
 def apply(state: State, seat: str | None, action: base.Action, now: float):
+    if isinstance(action, base.Extend):  # the shared handling, as every game's apply does
+        if seat is not None:
+            raise RuleError(base.ROOM_ONLY, "Room only.")
+        return base.extend(state, action)
     new = base.clone(state)
     events: list[Event] = []
     if state.winner is not None and not isinstance(action, (base.Drop, base.Return, base.Leave)):

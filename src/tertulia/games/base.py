@@ -30,8 +30,8 @@ Shape of a game module (see ``games/pitacor`` for the first one)::
                                           keys not in ``known``, which that connection has)
 
 Seats are the players' public ids (strings). ``seat=None`` in ``apply`` means the room itself:
-timeouts, joins, drops and leaves are ordinary actions sent by the room, so they are logged
-and replayed like any move.
+timeouts, joins, drops, leaves and clock extensions are ordinary actions sent by the room, so
+they are logged and replayed like any move.
 """
 
 from __future__ import annotations
@@ -119,7 +119,16 @@ class Host(Action, tag="host"):
     player: str | None
 
 
-SYSTEM_ACTIONS: tuple[type[Action], ...] = (Timeout, Join, Drop, Return, Leave, Host)
+class Extend(Action, tag="extend"):
+    """The room moves the current deadline later, to ``until`` (never earlier; no deadline
+    stays none). A restarted server sends it for a clock that ran out, or nearly, while it was
+    down: nobody could act then. Handled here once for every game (``extend``), logged like
+    any move, so a replay moves the deadline the same way without reading the clock."""
+
+    until: float
+
+
+SYSTEM_ACTIONS: tuple[type[Action], ...] = (Timeout, Join, Drop, Return, Leave, Host, Extend)
 
 
 # --------------------------------------------------------------------------- events, outcome
@@ -298,15 +307,18 @@ def check_and_apply(
 ) -> tuple[Any, list[Event]]:
     """The ladder every game's ``apply`` climbs, then the handler, on a copy of the state.
 
-    Room actions only from the room (a timeout only once its deadline has come); a game's own
-    actions only from a seated player, before the end, in a phase that ``allowed`` lists. The
-    handler changes the copy; a ``RuleError`` anywhere leaves the caller's state untouched.
+    Room actions only from the room (a timeout only once its deadline has come; an extension is
+    handled here, the same for every game); a game's own actions only from a seated player,
+    before the end, in a phase that ``allowed`` lists. The handler changes the copy; a
+    ``RuleError`` anywhere leaves the caller's state untouched.
     """
     if isinstance(action, SYSTEM_ACTIONS):
         if seat is not None:
             raise RuleError(ROOM_ONLY, "Only the room may send this action.")
         if isinstance(action, Timeout) and (state.deadline is None or now < state.deadline):
             raise RuleError(EARLY_TIMEOUT, "Nothing has timed out yet.")
+        if isinstance(action, Extend):
+            return extend(state, action)
     else:
         if type(action) not in handlers:
             raise RuleError("action.unknown", "This game has no such action.")
@@ -320,6 +332,18 @@ def check_and_apply(
     events: list[Event] = []
     handlers[type(action)](new, seat, action, now, events)
     return new, events
+
+
+def extend(state: Any, action: Extend) -> tuple[Any, list[Event]]:
+    """``Extend`` for any game whose state keeps its ``deadline``: the deadline moves to
+    ``action.until`` if that is later, on a copy; whatever the clock is for (a clue, a guess, a
+    reveal, a wait for someone) stays as it was. Games that derive something from the
+    deadline do so when they need it (Pitacor's paused clue clock), so they see the new one."""
+    new = clone(state)
+    if state.deadline is None or not action.until > state.deadline:  # (a NaN moves nothing)
+        return new, []
+    new.deadline = action.until
+    return new, [Event("clock.extended", {"until": action.until})]
 
 
 def apply_with(

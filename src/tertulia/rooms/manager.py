@@ -53,7 +53,8 @@ class RoomManager:
         self._housekeeping: asyncio.Task | None = None
 
     async def start(self) -> int:
-        """Rebuild every live room from its log, resume its clocks; returns how many."""
+        """Rebuild every live room from its log, resume its clocks (with the restart grace for
+        a deadline the downtime ate); returns how many."""
         for live in await self.store.load_live_rooms():
             if live.room.game not in self.games:
                 log.error(
@@ -65,7 +66,7 @@ class RoomManager:
             except Exception:  # one unreadable room must not keep every other one down
                 log.exception("room %s could not be restored; left as it is", live.room.code)
                 continue
-            self._open(Room(model, self.store, seq, self.config.room, self.clock))
+            self._open(Room(model, self.store, seq, self.config.room, self.clock), restored=True)
         self._housekeeping = asyncio.get_running_loop().create_task(self._keep_house())
         log.info("restored %d rooms", len(self.rooms))
         return len(self.rooms)
@@ -180,9 +181,9 @@ class RoomManager:
         for room in list(self.rooms.values()):
             await room.stop()
 
-    def _open(self, room: Room) -> Room:
+    def _open(self, room: Room, restored: bool = False) -> Room:
         self.rooms[room.code] = room
-        room.start()
+        room.start(restored=restored)
         return room
 
     async def _keep_house(self) -> None:

@@ -83,6 +83,10 @@ class RoomConfig:
     # long enough for a phone to come back from a locked screen or a server restart, short
     # enough that a lobby is not stuck with nobody able to start.
     host_grace_seconds: float = 30.0
+    # After a restart, a match's deadline that passed while the server was down, or falls
+    # sooner than this, moves to this long from now: the drop grace plus time for phones to
+    # reconnect, since nobody could act while it was down. 0: clocks resume as they were.
+    restart_grace_seconds: float = 20.0
     # Every connection in a room gets every push: without caps, one browser opening the room
     # in a hundred tabs would multiply the room's work a hundredfold.
     max_tabs_per_player: int = 4
@@ -160,6 +164,11 @@ class _ClockRanOut:
 
 
 @dataclass(frozen=True)
+class _RestartGrace:
+    """A restored room's deadline is due within the restart grace: move it first."""
+
+
+@dataclass(frozen=True)
 class _GraceOver:
     player: str
 
@@ -217,6 +226,7 @@ class Room:
         self._working = False  # the task is handling an item (the room is not idle)
         self._current: Any = None  # that item (a _Started once a message's save began)
         self._clock_failures = 0  # timeouts in a row the store could not save
+        self._grace_owed = False  # restored with a deadline to move before its clock may fire
         self._host_timer: asyncio.TimerHandle | None = None
         self._last_views: _LastViews | None = None
 
@@ -226,13 +236,22 @@ class Room:
 
     # ------------------------------------------------------------------ life
 
-    def start(self) -> None:
-        """Start the writer task; after a restart, give everyone their grace and resume clocks."""
+    def start(self, restored: bool = False) -> None:
+        """Start the writer task; after a restart, give everyone their grace and resume clocks
+        (``restored``: a deadline the downtime ate, or nearly, first gets the restart grace)."""
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.code}")
         for seat in self.model.seats:
             if seat.online:
                 self._start_grace(seat.player)
-        self._schedule_clock()
+        deadline = self._deadline()
+        grace = self.config.restart_grace_seconds
+        if restored and grace > 0 and deadline is not None and deadline < self.clock() + grace:
+            # First in the inbox, so it is the first thing this room commits; the clock is
+            # scheduled once the new deadline is saved (_give_restart_grace).
+            self._grace_owed = True
+            self._inbox.put_nowait(_RestartGrace())
+        else:
+            self._schedule_clock()
         self._watch_host()
         _warm_up(self.model.game, self.model.settings)
 
@@ -361,6 +380,8 @@ class Room:
                     raise
                 finally:  # a failed save must not stop the clock for good
                     self._schedule_clock()
+        elif isinstance(item, _RestartGrace):
+            await self._give_restart_grace()
         elif isinstance(item, _HostAway):
             self._host_timer = None
             await self._pass_hosting(item.host)
@@ -736,11 +757,36 @@ class Room:
         deadline = self._deadline()
         if deadline is None or self.closed:
             return
+        item: Any = _ClockRanOut(deadline)
         delay = max(0.0, deadline - self.clock())
+        if self._grace_owed:  # not saved yet: try the grace again, never the stale deadline
+            item, delay = _RestartGrace(), 0.0
         if self._clock_failures:  # the store is failing: try again, but not in a busy loop
             delay = max(delay, min(CLOCK_RETRY_MAX, 0.1 * 2**self._clock_failures))
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(delay, self._put, _ClockRanOut(deadline), None, None)
+        self._timer = loop.call_later(delay, self._put, item, None, None)
+
+    async def _give_restart_grace(self) -> None:
+        """After a restore, a deadline that passed while the server was down, or falls within
+        the restart grace, moves to now + the grace: nobody could act while it was down. A
+        logged ``extend`` move, so replay needs no clock; if it cannot be saved, it is tried
+        again with the clock's growing pauses, and the old deadline never fires meanwhile."""
+        if not self._grace_owed:
+            return  # already given (a retry that was queued twice)
+        now = self.clock()
+        until = now + self.config.restart_grace_seconds
+        deadline = self._deadline()
+        self._grace_owed = False
+        try:
+            if deadline is not None and deadline < until:  # (a move since may have reset it)
+                move = GameMove(at=now, seat=None, action={"type": "extend", "until": until})
+                await self._commit(move)
+        except Exception:
+            self._grace_owed = True
+            self._clock_failures += 1
+            raise
+        finally:
+            self._schedule_clock()
 
     def _start_grace(self, player: str) -> None:
         self._cancel_grace(player)

@@ -61,7 +61,9 @@ class Tertulia:
         self.store.on_writer_lost(self._store_lost)
         self.metrics = Metrics(lambda: len(self.manager.rooms))
         room_config = RoomConfig(
-            drop_grace_seconds=config.drop_grace_seconds, observe=self.metrics.observe
+            drop_grace_seconds=config.drop_grace_seconds,
+            restart_grace_seconds=config.restart_grace_seconds,
+            observe=self.metrics.observe,
         )
         self.manager = RoomManager(
             self.store,

@@ -21,6 +21,7 @@ class Config:
     public_url: str | None = None  # how players reach us, e.g. https://play.example.org
     idle_minutes: float = 30.0
     drop_grace_seconds: float = 5.0
+    restart_grace_seconds: float = 20.0
     max_frame_bytes: int = 64 * 1024
     allowed_origins: tuple[str, ...] = ()
     # Proxies whose X-Forwarded-For is believed (see server/addresses.py); none by default.
@@ -67,6 +68,8 @@ class Config:
             values["idle_minutes"] = float(env["TERTULIA_IDLE_MINUTES"])
         if "TERTULIA_DROP_GRACE" in env:
             values["drop_grace_seconds"] = float(env["TERTULIA_DROP_GRACE"])
+        if "TERTULIA_RESTART_GRACE" in env:
+            values["restart_grace_seconds"] = float(env["TERTULIA_RESTART_GRACE"])
         if "TERTULIA_ALLOWED_ORIGINS" in env:
             values["allowed_origins"] = tuple(env["TERTULIA_ALLOWED_ORIGINS"].split())
         if "TERTULIA_TRUSTED_PROXIES" in env:

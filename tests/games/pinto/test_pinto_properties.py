@@ -61,7 +61,8 @@ def test_random_games_score_by_the_formula_keep_secrets_and_replay(count, seed, 
             match.now = match.state.deadline
             seat, action = None, Timeout()
         elif kind == 1:
-            seat, action = None, data.draw(st.sampled_from([base.Drop(seat), base.Return(seat)]))
+            room_actions = [base.Drop(seat), base.Return(seat), base.Extend(match.now + 30)]
+            seat, action = None, data.draw(st.sampled_from(room_actions))
         elif match.phase is Phase.CREATE:
             work = match.state.works.get(seat)
             other = data.draw(st.sampled_from(match.ids))

@@ -1,6 +1,7 @@
 """Properties over random Pitacor matches of 3–10 players (hypothesis).
 
-Random players do random things, legal or not, in random settings, with the clock running:
+Random players do random things, legal or not, in random settings, with the clock running
+(and now and then extended by the room, as after a restart):
 - replaying the action log rebuilds exactly the same state;
 - no seat's view ever contains a secret it may not see;
 - a guesser never gains more than the exact-cell value in a round;
@@ -66,6 +67,8 @@ def _moves(match: Match, data: st.DataObject) -> tuple[str | None, base.Action]:
         return None, action(anyone, nick) if action is rules.Join else action(anyone)
     if kind == 3:
         match.now += data.draw(st.integers(min_value=0, max_value=30))
+        if data.draw(st.booleans()):  # the room's restart grace, later or not than the clock
+            return None, base.Extend(match.now + data.draw(st.integers(min_value=0, max_value=20)))
     if state.phase is Phase.CHOOSE or kind == 4:
         return state.round.giver, ChooseTarget(data.draw(st.integers(min_value=-1, max_value=4)))
     if state.phase in (Phase.CLUE1, Phase.CLUE2) or kind == 5:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pitacor_driver import Match
 
-from tertulia.games.base import RuleError, Timeout
+from tertulia.games.base import Extend, RuleError, Timeout
 from tertulia.games.pitacor import rules
 from tertulia.games.pitacor.settings import GuessMode, OnTimeout
 from tertulia.games.pitacor.state import Clock, Phase, SelectCell
@@ -136,6 +136,21 @@ def test_a_giver_back_in_time_gets_the_rest_of_the_clue_clock():
     match.choose()
     match.clue("ocean")
     assert match.phase is Phase.GUESS1
+
+
+def test_a_clue_clock_a_restart_extended_is_what_a_giver_who_then_drops_has_left():
+    """The room gives a clock the server's downtime ate a grace (``base.Extend``); if the giver
+    does not come back in their drop grace, the paused clue clock keeps that extended time."""
+    match = Match(4)
+    match.wait(200)  # the server was down: the 90 s clue clock ran out meanwhile
+    match.act(None, Extend(match.now + 20))
+    assert match.state.clock is Clock.CLUE and rules.deadline(match.state) == match.now + 20
+    match.wait(5)
+    match.drop(match.giver)
+    assert match.state.clock is Clock.GIVER_AWAY and match.state.clue_seconds_left == 15
+    match.wait(10)
+    match.back(match.giver)
+    assert match.state.clock is Clock.CLUE and rules.deadline(match.state) == match.now + 15
 
 
 def test_giver_dropped_without_the_first_clue_the_turn_moves_on():

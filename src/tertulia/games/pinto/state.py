@@ -6,7 +6,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Drop, Host, Join, Leave, Outcome, Return, Rng, Timeout
+from ..base import Action, Drop, Extend, Host, Join, Leave, Outcome, Return, Rng, Timeout
 from .drawing import Stroke
 from .judging import Mark
 from .settings import Settings
@@ -87,6 +87,7 @@ PintoAction = (
     | Return
     | Leave
     | Host
+    | Extend
 )
 
 

@@ -65,7 +65,8 @@ def drop(state: State, seat: None, action: Drop, now: float, events) -> None:
 
 
 def giver_went_away(state: State, now: float) -> None:
-    """ "If the clue giver drops, the clock waits about a minute." The clue clock pauses."""
+    """ "If the clue giver drops, the clock waits about a minute." The clue clock pauses with
+    what its deadline leaves (a deadline a restart extended, ``base.Extend``, leaves more)."""
     if state.clock is Clock.CLUE and state.deadline is not None:
         state.clue_seconds_left = max(state.deadline - now, 0.0)
     elif state.clock is Clock.NONE:

@@ -10,7 +10,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Drop, Host, Join, Leave, Outcome, Return, Rng, Timeout
+from ..base import Action, Drop, Extend, Host, Join, Leave, Outcome, Return, Rng, Timeout
 from .settings import Settings
 
 
@@ -83,6 +83,7 @@ PitacorAction = (
     | Return
     | Leave
     | Host
+    | Extend
 )
 
 
