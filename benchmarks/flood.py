@@ -59,6 +59,7 @@ from harness import (
     RoomRun,
     cpu_self,
     free_port,
+    join_or_stop,
     loopback_address,
     machine_cpu,
     proc_cpu,
@@ -335,11 +336,7 @@ def run_server(args: argparse.Namespace, source: Path | None, workdir: Path) -> 
         print(f"--- the last lines of the server's log:\n{tail}", file=sys.stderr)
         raise
     finally:
-        for process, _ in procs:
-            process.join(timeout=30)
-            if process.is_alive():
-                process.terminate()
-                process.join(timeout=5)
+        join_or_stop([process for process, _ in procs])
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(timeout=30)

@@ -342,3 +342,13 @@ def snapshot(rev: str, workdir: Path) -> Path:
     subprocess.run(["tar", "-x", "-C", str(workdir)], input=archive, check=True)
     print(f"serving src/ as of {commit[:12]} ({rev})")
     return workdir / "src"
+
+
+def join_or_stop(processes: list[Any], timeout: float = 30.0) -> None:
+    """Wait for each generator process to end; one still running after ``timeout`` is
+    terminated (a run that failed must not leave generators behind)."""
+    for process in processes:
+        process.join(timeout=timeout)
+        if process.is_alive():
+            process.terminate()
+            process.join(timeout=5)

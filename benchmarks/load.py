@@ -58,6 +58,7 @@ from harness import (
     free_port,
     get_json,
     guess,
+    join_or_stop,
     loopback_address,
     machine_cpu,
     proc_cpu,
@@ -306,11 +307,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         print(f"--- the last lines of the {kind} server's log:\n{tail}", file=sys.stderr)
         raise
     finally:
-        for process, _ in workers:
-            process.join(timeout=30)
-            if process.is_alive():
-                process.terminate()
-                process.join(timeout=5)
+        join_or_stop([process for process, _ in workers])
         if profiler is not None and profiler.poll() is None:
             profiler.terminate()
         server.send_signal(signal.SIGTERM)

@@ -22,17 +22,23 @@ async def _connect_all(ws: str, tokens: list[str], code: str) -> list[Client]:
     return clients
 
 
+async def _three_in_pitacor(ws: str, **settings: object) -> tuple[list[Client], str]:
+    """Ana, Bo and Cy in a new Pitacor room's lobby, with these settings."""
+    clients = [await Client.connect(ws) for _ in range(3)]
+    code = await clients[0].create_room("pitacor", "Ana")
+    for client, name in zip(clients[1:], ["Bo", "Cy"], strict=True):
+        await client.join_room(code, name)
+    await clients[0].request("update_settings", settings=settings)
+    return clients, code
+
+
 def test_sigkill_mid_match_loses_nothing_acknowledged(tmp_path):
     db = tmp_path / "crash.sqlite3"
     with subprocess_server(db) as first:
         port = first.port
 
         async def before() -> tuple[list[str], str, dict]:
-            clients = [await Client.connect(first.ws) for _ in range(3)]
-            code = await clients[0].create_room("pitacor", "Ana")
-            for client, name in zip(clients[1:], ["Bo", "Cy"], strict=True):
-                await client.join_room(code, name)
-            await clients[0].request("update_settings", settings={"guess_seconds": 4})
+            clients, code = await _three_in_pitacor(first.ws, guess_seconds=4)
             await clients[0].say("good luck")
             await clients[0].request("start_match")
             by_id = {c.player: c for c in clients}
@@ -82,11 +88,7 @@ def test_a_clue_giver_whose_clock_ran_out_while_the_server_was_down_keeps_the_tu
         port = first.port
 
         async def before() -> tuple[list[str], str, dict]:
-            clients = [await Client.connect(first.ws) for _ in range(3)]
-            code = await clients[0].create_room("pitacor", "Ana")
-            for client, name in zip(clients[1:], ["Bo", "Cy"], strict=True):
-                await client.join_room(code, name)
-            await clients[0].request("update_settings", settings={"clue_seconds": 2})
+            clients, code = await _three_in_pitacor(first.ws, clue_seconds=2)
             await clients[0].request("start_match")
             view = (await clients[0].wait_for(lambda p: p["view"]))["view"]
             return [c.token for c in clients], code, view
