@@ -43,25 +43,6 @@ class Limits:
     room_burst_per_player: float = 5.0
     room_rate_per_player: float = 1 / 60
 
-    @classmethod
-    def unlimited(cls) -> Limits:
-        """For benchmarks that open thousands of connections from one machine."""
-        big = 1e9
-        return cls(
-            connections_per_address=0,
-            connect_burst=big,
-            connect_rate=big,
-            flood_penalty_seconds=0.0,
-            code_misses_burst=big,
-            code_misses_rate=big,
-            rooms_per_address=0,
-            rooms_per_player=0,
-            room_burst_per_address=big,
-            room_rate_per_address=big,
-            room_burst_per_player=big,
-            room_rate_per_player=big,
-        )
-
 
 @dataclass
 class _Penalty:
