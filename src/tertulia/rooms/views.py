@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from ..games.base import decode_action
+from ..games.base import Outcome, decode_action
+from ..store import FinishedMatch
 from .model import RoomModel
 
 T = TypeVar("T")
@@ -110,3 +111,33 @@ def summary(room: RoomModel, online: int) -> dict[str, Any]:
         "online": online,
         "host": next((s.nickname for s in room.seats if s.player == room.host), None),
     }
+
+
+def finished_match(room: RoomModel, outcome: Outcome, at: float) -> FinishedMatch:
+    """A match that just ended, as the store keeps it for the home page's recent matches:
+    each player with the seat colour they had (or had before leaving)."""
+
+    def colour_of(player: str) -> int | None:
+        seat = room.seat(player)
+        return seat.colour if seat is not None else room.former_colours.get(player)
+
+    players = [
+        {
+            "id": p.seat,
+            "name": p.nickname,
+            "score": p.score,
+            "place": p.place,
+            "winner": p.winner,
+            "colour": colour_of(p.seat),
+        }
+        for p in outcome.ranking
+    ]
+    return FinishedMatch(
+        room=room.code,
+        game=room.game.NAME,
+        ended_at=at,
+        players=players,
+        # Only public rooms' matches are shown to everyone (a private room's code and
+        # players are for those who were there).
+        extra={"reason": outcome.reason, "public": room.public},
+    )

@@ -123,6 +123,8 @@ class Session:
         if isinstance(message, _ROOM_MESSAGES):
             if self.room is None or self.room.closed:
                 raise RuleError("room.not_in", "You are not in a room.")
+            if isinstance(message, p.Chat) and not self.chat_bucket.take():
+                raise RuleError("chat.too_fast", "Slow down a little.")
             self.room.submit(self, message)
         elif isinstance(message, p.CreateRoom):
             check_first_nickname(message.nickname, message.public)  # no empty room left behind

@@ -1,0 +1,178 @@
+"""A room's commit path, the one every change takes: check, fold, durable append, tell.
+
+The record is folded into memory (a refusal changes nothing) and its append started; the
+pushes are built while the disk writes (the fsync is most of an action's wait). Only when the
+store says the append is durable is anyone told: every connection its push, then the sender
+its ``ack``. The store calls back (``on_durable``) the moment the writer answers, and the
+pushes go out right there, without waiting for the room's task to wake. A failed append
+rebuilds the room from the store, so memory never runs ahead of the log.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..games.base import RuleError
+from ..protocol import Ack
+from ..store import LogEntry, Store
+from .fanout import FanOut, Pushes
+from .model import MatchStarted, Record, RoomModel, Status, check_new, fold, record_encoder
+
+if TYPE_CHECKING:
+    from .room import Peer
+
+log = logging.getLogger("tertulia.room")
+
+Answer = tuple["Peer", int]  # who sent the change, and their message's id
+
+
+def not_saved() -> RuleError:
+    return RuleError("server.store", "Your move could not be saved; try again.")
+
+
+@dataclass
+class Change:
+    """A change folded into memory whose save is under way (or could not start)."""
+
+    record: Record
+    answer: Answer | None
+    was: Status
+    saving: Awaitable[None] | None = None
+    pushes: Pushes | None = None
+    # Memory may be ahead of the log: rebuild, then raise this (the bug, or "not saved").
+    unsaved: Exception | None = None
+    told: bool = False  # durable, counted and pushed to everyone
+
+
+class Commits:
+    """The room's state as the log has it (the model and its length), and the path that
+    changes it. ``on_told(record, was)`` runs after each change is told (clocks, hosting…);
+    ``closed()`` says whether the room has closed (then nobody is told any more)."""
+
+    def __init__(
+        self,
+        model: RoomModel,
+        store: Store,
+        seq: int,
+        fanout: FanOut,
+        on_told: Callable[[Record, Status], None],
+        closed: Callable[[], bool],
+    ) -> None:
+        self.model = model
+        self.store = store
+        self.seq = seq  # records in the log
+        # Pushes carry the room's version; it must only grow, also across a restart (browsers
+        # ignore an older version), so it continues from the log's length.
+        self.version = seq
+        # Memory may be ahead of the log (a failed save whose rebuild failed too): refuse all.
+        self.broken = False
+        self._fanout = fanout
+        self._on_told = on_told
+        self._closed = closed
+
+    @property
+    def code(self) -> str:
+        return self.model.code
+
+    async def commit(self, record: Record, answer: Answer | None = None) -> None:
+        """Fold, persist, then tell. Raises ``RuleError`` for a refusal (nothing changed)."""
+        await self.finish(self.begin(record, answer))
+
+    def begin(self, record: Record, answer: Answer | None) -> Change:
+        """Fold the record and start saving it; build the pushes while the disk writes.
+        Nobody is told anything here. Raises ``RuleError`` for a refusal, which changed
+        nothing."""
+        if self.broken:
+            raise RuleError("server.store", "This room can't save anything right now.")
+        was = self.model.status
+        check_new(self.model, record)  # live only: replay trusts what was saved
+        try:
+            events = fold(self.model, record)  # a RuleError here changed nothing
+        except RuleError:
+            raise
+        except Exception as bug:  # our bug, maybe half-applied: back to what the log says
+            log.exception("room %s: fold failed; rebuilding from the store", self.code)
+            return Change(record, answer, was, unsaved=bug)
+        entry = LogEntry(self.seq + 1, record.at, record_encoder.encode(record))
+        change = Change(record, answer, was)
+        try:
+            change.saving = self.store.start_append(
+                self.code, entry, on_durable=lambda error: self._durable(change, error)
+            )
+        except Exception:
+            log.exception("room %s: append failed; rebuilding from the store", self.code)
+            return Change(record, answer, was, unsaved=not_saved())
+        try:
+            change.pushes = self._fanout.prepare(self.model, self.seq + 1, record, events)
+        except Exception:  # our bug; the change stands all the same (see _tell)
+            log.exception(
+                "room %s: building the pushes failed; trying each seat once saved", self.code
+            )
+        return change
+
+    async def finish(self, change: Change) -> None:
+        """Wait until the change is durable, then tell everyone; or rebuild if it is not."""
+        if change.unsaved is not None:
+            await self.rebuild()
+            raise change.unsaved
+        assert change.saving is not None
+        try:
+            await change.saving
+        except Exception:
+            log.exception("room %s: append failed; rebuilding from the store", self.code)
+            await self.rebuild()
+            raise not_saved() from None
+        if not change.told:  # the store did not call back (it need not)
+            self._tell(change)
+
+    def _durable(self, change: Change, error: BaseException | None) -> None:
+        """Called by the store the moment the change is durable, before the room's task
+        could wake (under load that wake-up waited behind every other room's work): tell
+        everyone now. A failure is left to ``finish``, which rebuilds."""
+        if error is None and not change.told and not self._closed():
+            self._tell(change)
+
+    def _tell(self, change: Change) -> None:
+        """The change is durable: count it, push it to everyone, answer the sender.
+
+        It stands whatever happens here, so the sender always gets its ``ack`` — an error
+        would say "nothing was changed" (docs/protocol.md), and a player who believed it
+        would do it again. A bug while telling is logged; a seat whose push could not be
+        built ahead gets one built now, on its own, so one seat's trouble spares the rest."""
+        change.told = True
+        self.seq += 1
+        self.version += 1
+        record = change.record
+        try:
+            if isinstance(record, MatchStarted):
+                self._fanout.new_match()
+            if change.pushes is not None:
+                self._fanout.broadcast(self.model, self.version, record, change.pushes)
+            else:
+                self._fanout.broadcast_one_by_one(self.model, self.version, record)
+        except Exception:
+            log.exception("room %s: telling change %d failed; it is saved", self.code, self.seq)
+        if change.answer is not None:
+            change.answer[0].send(Ack(change.answer[1]))
+        try:
+            self._on_told(record, change.was)
+        except Exception:
+            log.exception("room %s: after change %d", self.code, self.seq)
+
+    async def rebuild(self) -> None:
+        """Memory back to exactly what the log holds; if that fails, refuse every change
+        rather than go on from a state nobody saved."""
+        from .replay import rebuild  # late import: replay imports the room's neighbours
+
+        try:
+            model, seq = await rebuild(self.store, self.code, self.model.games)
+        except Exception:
+            log.exception("room %s: rebuild failed; the room refuses changes", self.code)
+            model = None
+        if model is None:
+            self.broken = True
+            return
+        self.model, self.seq, self.broken = model, seq, False

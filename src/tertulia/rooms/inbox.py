@@ -1,0 +1,187 @@
+"""A room's inbox: the one queue through which everything that may change the room passes —
+a client's message, a connection coming or going, a clock or a grace running out — so that
+the room's single task changes it one item at a time, in the order they came.
+
+A client's items are refused when the room has closed or the queue is full; the room's own
+(clocks, graces, detaches) are never lost. Refusals reach the client here and through
+``refuse``: the one place a room turns a ``RuleError`` into an ``error`` message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..games.base import RuleError
+from ..protocol import ClientMessage, Error
+
+if TYPE_CHECKING:
+    from .commit import Change
+    from .model import Record
+    from .room import Peer
+
+log = logging.getLogger("tertulia.room")
+
+INBOX_SIZE = 256  # clients' items waiting, past which a room answers "busy"
+
+
+# ---------------------------------------------------------------------------- items
+
+
+@dataclass(frozen=True)
+class FromPeer:
+    """A client's message for the room."""
+
+    peer: Peer
+    message: ClientMessage
+    received: float  # perf_counter() on arrival, for the latency metric
+
+
+@dataclass(frozen=True)
+class Attach:
+    """A connection asks to come in (join, or back into its seat); ``done`` answers it."""
+
+    peer: Peer
+    nickname: str
+    msg_id: int
+    done: asyncio.Future
+    resume: bool = False  # only back into a seat the player still has
+
+
+@dataclass(frozen=True)
+class Detach:
+    """A connection left the room (closed, or went to another room)."""
+
+    peer: Peer
+
+
+@dataclass(frozen=True)
+class Started:
+    """A client's change started at once (see ``Room.submit``), for the room task to finish."""
+
+    item: FromPeer
+    change: Change
+
+
+@dataclass(frozen=True)
+class ClockRanOut:
+    deadline: float
+
+
+@dataclass(frozen=True)
+class RestartGrace:
+    """A restored room's deadline is due within the restart grace: move it first."""
+
+
+@dataclass(frozen=True)
+class GraceOver:
+    player: str  # their drop grace ran out
+
+
+@dataclass(frozen=True)
+class HostAway:
+    host: str  # the host grace of this host ran out
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A record the room itself decided on after a change (a spectator takes a free seat)."""
+
+    record: Record
+
+
+# ---------------------------------------------------------------------------- answers
+
+
+def refuse(peer: Peer, msg_id: int | None, error: RuleError) -> None:
+    """Tell ``peer`` its message ``msg_id`` was refused, and why."""
+    peer.send(Error(msg_id, error.code, error.message, error.params))
+
+
+def refuse_item(item: Any, error: RuleError) -> None:
+    """Answer a client's item that will not be handled: its sender hears ``error``."""
+    if isinstance(item, Started):
+        if item.change.told:  # saved and answered already
+            return
+        item = item.item
+    if isinstance(item, Attach):
+        if not item.done.done():
+            item.done.set_exception(error)
+    elif isinstance(item, FromPeer):
+        refuse(item.peer, item.message.id, error)
+
+
+def closed_room() -> RuleError:
+    return RuleError("room.unknown", "This room has closed.")
+
+
+# ---------------------------------------------------------------------------- the queue
+
+
+class Inbox:
+    """Items in arrival order, and the task that hands them to ``handle`` one at a time."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        # Unbounded so the room's own items are never lost; clients' are capped in ``offer``.
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self._task: asyncio.Task | None = None
+        self.working = False  # the task is handling an item
+        self.current: Any = None  # that item (a Started once a message's save began)
+        self.closed = False
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None
+
+    @property
+    def busy(self) -> bool:
+        """Handling an item, or items waiting."""
+        return self.working or not self._queue.empty()
+
+    def start(self, handle: Callable[[Any], Awaitable[None]]) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(handle), name=self.name)
+
+    def put(self, item: Any) -> None:
+        """One of the room's own items (or a client's, already accepted): never refused."""
+        self._queue.put_nowait(item)
+
+    def offer(self, item: Any) -> None:
+        """A client's item: queued, or refused at once if the room has closed or is full."""
+        if self.closed:
+            refuse_item(item, closed_room())
+        elif self._queue.qsize() >= INBOX_SIZE:
+            refuse_item(item, RuleError("room.busy", "The room is busy; try again."))
+        else:
+            self._queue.put_nowait(item)
+
+    async def close(self) -> None:
+        """Stop taking items and stop the task; every client still waiting hears that the room
+        has closed (nobody may wait forever on a closed room)."""
+        self.closed = True
+        current = self.current  # taken before the task's cancellation clears it
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        waiting = [current] if current is not None else []
+        while not self._queue.empty():
+            waiting.append(self._queue.get_nowait())
+        for item in waiting:
+            refuse_item(item, closed_room())
+
+    async def _run(self, handle: Callable[[Any], Awaitable[None]]) -> None:
+        while True:
+            item = await self._queue.get()
+            self.working, self.current = True, item
+            try:
+                await handle(item)
+            except Exception:  # our bug: log it, answer plainly, keep the room alive
+                log.exception("%s failed on %s", self.name, type(item).__name__)
+                refuse_item(item, RuleError("server.error", "Something went wrong."))
+            finally:
+                self.working, self.current = False, None
