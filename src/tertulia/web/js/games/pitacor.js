@@ -7,27 +7,23 @@ import { prefs } from "../prefs.js";
 import { createBoard } from "./pitacor/board.js";
 import { createGiver } from "./pitacor/giver.js";
 import { createClueBar, createGuessPanel, createHistory, createPodium, createReveal, createScores, createTurns } from "./pitacor/panels.js";
-import { clockText, loadBoards, loadStyles, nameOf } from "./pitacor/util.js";
+import { clockText, loadStyles, nameOf } from "./pitacor/util.js";
 
 const EDGES = "pitacor.edges";
 
 export function mount(element, ctx) {
   loadStyles();
   let push = null;
-  let palettes = null;
+  // Each board's cell colours, from Pitacor's static data (views.static_data): {classic: {cols,
+  // rows, cells: ["#RRGGBB", …]}, ultra_hard: …}. Without them the board is drawn uncoloured.
+  const palettes = ctx.staticData?.boards ?? null;
+  if (!palettes) console.error("Pitacor: no board colours in the game's static data");
   let local = null; // a selection sent but not yet in a push
   let lastTodo = null;
   let lastPhase = null;
   let lastRound = null;
   let statusSig = "";
   let showBoardAtEnd = false;
-
-  loadBoards()
-    .then((boards) => {
-      palettes = boards;
-      if (push) render();
-    })
-    .catch((error) => console.error("Pitacor: could not load the board colours", error));
 
   const bar = createClueBar(ctx);
   const giver = createGiver(ctx);
