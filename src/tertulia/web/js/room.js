@@ -220,7 +220,7 @@ export function mount(main, app, { code }) {
     replace(gameHost);
     const element = h("div", { class: "game-screen" });
     gameHost.append(element);
-    alerts = createAlerts(() => app.conn.serverNow());
+    alerts = createAlerts(() => app.conn.serverNow(), { quietToDos: module.quietToDos });
     const handle = module.mount(element, ctxFor(staticData));
     game = { name, handle, element };
     handle.update(app.push);

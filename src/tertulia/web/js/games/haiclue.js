@@ -13,6 +13,10 @@ import { clockText, colourChip, keepFocus, paintMeter, paintPodium, paintTargets
 
 const CSS_ID = "haiclue-css";
 
+// Sounds (sound.js): "ready" comes to everyone looking at a reveal; carrying on, not news, so
+// no beep.
+export const quietToDos = ["ready"];
+
 // The line at the top while this seat has something to do (view.you.to_do), as a table:
 // (view, nick, me) → [i18n key, params]. The end, watching, and waiting (status()) are the rest.
 const TO_DO_STATUS = {

@@ -11,6 +11,10 @@ import { clockText, loadStyles, nameOf } from "./pitacor/util.js";
 
 const EDGES = "pitacor.edges";
 
+// Sounds (sound.js): the next giver may start the next round while everyone looks at the
+// reveal; carrying on, not news, so no beep.
+export const quietToDos = ["next_round"];
+
 // The line at the top, as tables: (view, push, me) → [i18n key, params]. What this seat has to
 // do now (view.you.to_do) comes first; with nothing to do, what the phase is waiting for. The
 // end, a giver who is away and a latecomer's wait are the exceptions (status() below).
