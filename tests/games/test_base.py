@@ -10,9 +10,12 @@ from hypothesis import strategies as st
 from tertulia.games import GAMES
 from tertulia.games.base import (
     Extend,
+    Join,
     Player,
     Rng,
     RuleError,
+    Timeout,
+    apply_with,
     clone,
     decode_action,
     rank,
@@ -154,3 +157,10 @@ def test_only_the_room_may_extend_a_clock(game):
     with pytest.raises(RuleError) as refused:
         module.apply(state, "p0", Extend(2000.0), 1005.0)
     assert refused.value.code == "action.room_only"
+
+
+def test_a_game_judges_text_only_in_actions_it_handles():
+    """``apply_with(judging=...)`` names handlers that take ``judge_text``; naming an action
+    the game does not handle is a mistake caught at import, not on the first replay."""
+    with pytest.raises(ValueError, match="judging"):
+        apply_with({Timeout: lambda *args: None}, {}, None, lambda *args: None, judging={Join})

@@ -232,6 +232,35 @@ def test_replay_does_not_judge_saved_text_again():
     assert views.game_view(rebuilt, "b")["my_title"] == "cat_shit"
 
 
+def test_replay_does_not_judge_a_saved_pitacor_clue_again():
+    """The same for a clue: folded live, a public room's Pitacor refuses it; replayed from the
+    log it stands, and the round goes on to the guesses as it did."""
+    room = model.new_room("ABCD", True, "pitacor", games_with_tiny())
+    records: list[model.Record] = [
+        model.Joined(at=1, player="a", nickname="Ana"),
+        model.Joined(at=2, player="b", nickname="Bo"),
+        model.Joined(at=3, player="c", nickname="Cy"),
+        model.MatchStarted(at=4, by="a", seed=1),
+    ]
+    for record in records:
+        model.fold(room, record)
+    giver = room.match.round.giver
+    records.append(model.GameMove(at=5, seat=giver, action={"type": "choose_target", "index": 0}))
+    model.fold(room, records[-1])
+    records.append(model.GameMove(at=6, seat=giver, action={"type": "give_clue", "text": "shit"}))
+    with pytest.raises(RuleError) as refused:  # judged live
+        model.fold(room, records[-1])
+    assert refused.value.code == "clue.profanity"
+    rebuilt = model.new_room("ABCD", True, "pitacor", games_with_tiny())
+    for record in records:
+        model.fold(
+            rebuilt,
+            model.record_decoder.decode(model.record_encoder.encode(record)),
+            replaying=True,
+        )
+    assert views.game_view(rebuilt, "a")["clues"] == ["shit"]
+
+
 def test_leaving_the_lobby_leaves_no_colour_behind():
     """Nothing names a player who left the lobby, so nothing is kept for them."""
     room = _room()

@@ -35,7 +35,10 @@ def start(settings: Settings, players: list[Player], seed: int, now: float, *, p
     return State([p.id for p in players])
 
 
-def apply(state: State, seat: str | None, action: base.Action, now: float):
+def apply(
+    state: State, seat: str | None, action: base.Action, now: float, *, judge_text: bool = True
+):
+    # judge_text: this game has no free text to judge (base.py).
     new = base.clone(state)
     if isinstance(action, Shout):
         if seat not in state.players:

@@ -71,7 +71,10 @@ def _clock(state: State, now: float) -> None:
     state.deadline = now + seconds if seconds and state.winner is None else None
 
 
-def apply(state: State, seat: str | None, action: base.Action, now: float):
+def apply(
+    state: State, seat: str | None, action: base.Action, now: float, *, judge_text: bool = True
+):
+    # judge_text: this game has no free text to judge (base.py).
     if isinstance(action, base.Extend):  # the shared handling, as every game's apply does
         if seat is not None:
             raise RuleError(base.ROOM_ONLY, "Room only.")

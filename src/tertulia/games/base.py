@@ -6,13 +6,19 @@ clock, never touch a global RNG, never do I/O. Time comes in as ``now`` (seconds
 room supplies and logs), randomness from a ``Rng`` stored inside the state. So a match is a
 pure fold of its action log, and replaying the log rebuilds the state exactly.
 
+One input changes between versions: the word lists free text is judged by (profanity). So
+``apply`` takes ``judge_text``: False when the room replays its log, where a clue or a title
+was accepted once and must stay accepted (one saved word a newer list refuses would drop that
+move, and every move after it that depended on it). A game judges free text only when it is
+True (``apply_with``'s ``judging``).
+
 Shape of a game module (see ``games/pitacor`` for the first one)::
 
     NAME, MIN_PLAYERS, MAX_PLAYERS
     Settings                      msgspec Struct; every field has a default and bounds
     Action                        tagged union of the game's actions plus the system ones below
     start(settings, players, seed, now, *, public) -> State
-    apply(state, seat, action, now) -> (State, list[Event])
+    apply(state, seat, action, now, *, judge_text=True) -> (State, list[Event])
     deadline(state) -> float | None
     view(state, seat | None) -> dict     (None: a spectator)
     may_chat(state, seat) -> bool
@@ -351,21 +357,33 @@ def apply_with(
     phase_actions: Mapping[Any, frozenset[type]],
     ended_phase: Any,
     find: Callable[[Any, str | None], Any],
-) -> Callable[[Any, str | None, Action, float], tuple[Any, list[Event]]]:
+    *,
+    judging: Iterable[type] = (),
+) -> Callable[..., tuple[Any, list[Event]]]:
     """A game's ``apply``: every game climbs the same ladder (``check_and_apply``) with its own
     handlers, the actions each phase allows, the phase that ends a match and the way it finds a
-    seated player (who may have left)."""
+    seated player (who may have left). ``judging``: the actions whose handler judges free text
+    (a clue, a title); that handler takes the keyword ``judge_text`` (True by default), which
+    ``apply(..., judge_text=False)`` turns off."""
+    if not set(judging) <= set(handlers):
+        raise ValueError(f"expected judging actions among the handlers, got {judging!r}")
+    trusting = {
+        kind: functools.partial(handler, judge_text=False) if kind in judging else handler
+        for kind, handler in handlers.items()
+    }
 
-    def apply(state: Any, seat: str | None, action: Action, now: float):
+    def apply(
+        state: Any, seat: str | None, action: Action, now: float, *, judge_text: bool = True
+    ) -> tuple[Any, list[Event]]:
         """The new state after ``seat`` (None: the room) does ``action`` at ``now``, and its
-        events."""
+        events. ``judge_text=False``: a replayed move, whose text is not judged again."""
         player = find(state, seat)
         return check_and_apply(
             state,
             seat,
             action,
             now,
-            handlers=handlers,
+            handlers=handlers if judge_text else trusting,
             allowed=phase_actions[state.phase],
             ended=state.phase is ended_phase,
             playing=player is not None and not player.left,

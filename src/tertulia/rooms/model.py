@@ -3,7 +3,8 @@
 Everything a room accepts becomes a ``Record`` — a join, a setting, a game move, a timeout, a
 chat line. ``fold(room, record)`` either raises ``RuleError`` and changes nothing, or applies
 the record. The live room folds each record before persisting it; a restarted server folds the
-persisted log to rebuild the room exactly. So there is one code path for both.
+persisted log to rebuild the room exactly. So there is one code path for both, with one
+difference the fold is told of (``replaying``): saved free text is not judged again.
 
 Every fold function checks everything first and changes the room only after, so a refusal
 never leaves a half-applied record behind.
@@ -185,9 +186,18 @@ def new_room(code: str, public: bool, game: str, games: dict[str, ModuleType]) -
 # ---------------------------------------------------------------------------- fold
 
 
-def fold(room: RoomModel, record: Record) -> list[Event]:
-    """Apply ``record`` to ``room`` (or raise ``RuleError`` and change nothing)."""
-    events = _FOLDS[type(record)](room, record)
+def fold(room: RoomModel, record: Record, *, replaying: bool = False) -> list[Event]:
+    """Apply ``record`` to ``room`` (or raise ``RuleError`` and change nothing).
+
+    ``replaying``: the record comes from the log (``replay``), so it was accepted once, and the
+    game does not judge its free text (a Pitacor clue, a Pintó title) again: the word lists grow
+    between versions, and one saved word a newer list refuses would drop that move, and every
+    move after it that depended on it. (The room's own text rules, chat and nicknames, are
+    ``check_new``'s, never asked on replay.)"""
+    if isinstance(record, GameMove):
+        events = _move(room, record, judge_text=not replaying)
+    else:
+        events = _FOLDS[type(record)](room, record)
     room.last_activity = record.at
     return events
 
@@ -343,9 +353,9 @@ def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
     return [Event("room.started", {"game": room.game.NAME})]
 
 
-def _move(room: RoomModel, r: GameMove) -> list[Event]:
+def _move(room: RoomModel, r: GameMove, *, judge_text: bool = True) -> list[Event]:
     action = decode_move(room, r.seat, r.action)
-    room.match, events = room.game.apply(room.match, r.seat, action, r.at)
+    room.match, events = room.game.apply(room.match, r.seat, action, r.at, judge_text=judge_text)
     _note_end(room)
     return events
 
@@ -413,7 +423,7 @@ _FOLDS = {
     SettingsChanged: _settings,
     Reordered: _reordered,
     MatchStarted: _started,
-    GameMove: _move,
+    # GameMove: ``fold`` calls ``_move`` itself, telling it whether to judge text.
     Rematched: _rematched,
     Chatted: _chatted,
     HostPassed: _host_passed,

@@ -7,7 +7,6 @@ from types import ModuleType
 
 from ..games.base import RuleError
 from ..store import LiveRoom, Store
-from ..text.profanity import trusting_saved_text
 from .model import RoomModel, fold, new_room, record_decoder
 
 log = logging.getLogger("tertulia.replay")
@@ -18,14 +17,13 @@ def replay(live: LiveRoom, games: dict[str, ModuleType]) -> tuple[RoomModel, int
     room = live.room
     model = new_room(room.code, room.public, room.game, games)
     seq = 0
-    with trusting_saved_text():  # what was accepted once is not judged again
-        for entry in live.entries:
-            record = record_decoder.decode(entry.payload)
-            try:
-                fold(model, record)
-            except RuleError as error:  # only if the rules changed under a stored log
-                log.error("room %s: record %d no longer applies (%s)", room.code, entry.seq, error)
-            seq = entry.seq
+    for entry in live.entries:
+        record = record_decoder.decode(entry.payload)
+        try:
+            fold(model, record, replaying=True)  # what was accepted once is not judged again
+        except RuleError as error:  # only if the rules changed under a stored log
+            log.error("room %s: record %d no longer applies (%s)", room.code, entry.seq, error)
+        seq = entry.seq
     return model, seq
 
 

@@ -12,11 +12,9 @@ The lists load on first use (a few milliseconds), then stay in memory.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-from collections.abc import Iterable, Iterator
-from contextvars import ContextVar
+from collections.abc import Iterable
 from functools import cache
 from importlib.resources import files
 
@@ -74,32 +72,14 @@ def _word_is_listed(word: str, lists: list[frozenset[str]]) -> bool:
     return any(candidate in listed for candidate in candidates for listed in lists)
 
 
-# Set while a room is rebuilt from its log (``trusting_saved_text``).
-_trusting_saved_text: ContextVar[bool] = ContextVar("trusting_saved_text", default=False)
-
-
-@contextlib.contextmanager
-def trusting_saved_text() -> Iterator[None]:
-    """While rebuilding a room from its log, text is not judged again: what a public room once
-    accepted (a nickname, a clue, a title) stays accepted, although these lists grow between
-    versions. Without this, one saved word a newer list refuses would drop that move on
-    replay, and every move after it that depended on it."""
-    token = _trusting_saved_text.set(True)
-    try:
-        yield
-    finally:
-        _trusting_saved_text.reset(token)
-
-
 def is_profane(text: str, languages: Iterable[str] = LANGUAGES) -> bool:
-    """Return True if ``text`` holds a profane word or phrase in any of ``languages`` (never
-    while ``trusting_saved_text``).
+    """Return True if ``text`` holds a profane word or phrase in any of ``languages``.
 
     ``text`` may be one word, a hyphenated word (each part and the whole are checked) or
     several words (every run of consecutive words is checked against the listed phrases).
+    These lists grow between versions, so only new text is judged: a room rebuilt from its
+    log does not ask again (``rooms.model.fold``'s ``replaying``).
     """
-    if _trusting_saved_text.get():
-        return False
     lists = [banned(lang) for lang in languages]
     folded = fold(text)
     words = [word for word in _WORD_SPLIT.split(folded) if word]

@@ -410,3 +410,15 @@ def test_drawings_travel_as_blobs_seen_by_everyone_once_revealed():
     assert blobs(match.state, None) == blobs(match.state, "p3")
     # A connection that has a drawing is not sent it again (nor is it built again).
     assert blobs(match.state, "p2", known={key}) == {}
+
+
+def test_a_replayed_title_is_not_judged_for_profanity_again():
+    """Public rooms filter titles, against word lists that grow between versions: a title
+    accepted once stays accepted when the room replays its log (``judge_text=False``)."""
+    players = [Player(f"p{i + 1}", name) for i, name in enumerate(["Lucas", "Ana", "Nico"])]
+    state = rules.start(Settings(), players, 1, 100.0, public=True)
+    with pytest.raises(RuleError) as refused:
+        rules.apply(state, "p1", SetTitle("cat_shit"), 100.0)
+    assert refused.value.code == "title.profanity"
+    replayed, _ = rules.apply(state, "p1", SetTitle("cat_shit"), 100.0, judge_text=False)
+    assert view(replayed, "p1")["my_title"] == "cat_shit"

@@ -312,3 +312,20 @@ def test_public_rooms_always_filter_profanity_even_if_the_setting_is_off():
     assert rules.clue_rules(match.state).ban_profanity is True
     private = Match(4, public=False, ban_profanity=False)
     assert rules.clue_rules(private.state).ban_profanity is False
+
+
+def test_a_replayed_clue_is_not_judged_for_profanity_again():
+    """The word lists grow between versions: a clue a public room accepted once stays accepted
+    when the room replays its log (``judge_text=False``); every other clue rule still holds."""
+    match = Match(4, public=True)
+    match.choose()
+    with pytest.raises(RuleError) as refused:
+        match.clue("shit")
+    assert refused.value.code == "clue.profanity"
+    with pytest.raises(RuleError) as refused:
+        rules.apply(match.state, match.giver, GiveClue("red"), match.now, judge_text=False)
+    assert refused.value.code == "clue.color_name"
+    replayed, _ = rules.apply(
+        match.state, match.giver, GiveClue("shit"), match.now, judge_text=False
+    )
+    assert replayed.phase is Phase.GUESS1 and replayed.round.clues == ["shit"]

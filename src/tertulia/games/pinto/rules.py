@@ -94,8 +94,11 @@ def start(
     return state
 
 
-def set_title(state: State, seat: str, action: SetTitle, now: float, events) -> None:
-    """ "write what you will draw ... You cannot use the name of the category." """
+def set_title(
+    state: State, seat: str, action: SetTitle, now: float, events, *, judge_text: bool = True
+) -> None:
+    """ "write what you will draw ... You cannot use the name of the category." (Public rooms
+    filter profanity; ``judge_text=False``: a saved title replayed, not judged again.)"""
     work = _my_work(state, seat)
     if work.drawing is not None:
         raise RuleError("title.locked", "Your drawing is revealed: its title is final.")
@@ -112,7 +115,7 @@ def set_title(state: State, seat: str, action: SetTitle, now: float, events) -> 
             word=word,
             category=state.category,
         )
-    if state.public and is_profane(title):
+    if judge_text and state.public and is_profane(title):
         raise RuleError("title.profanity", "Please keep it friendly.")
     first = work.title is None
     work.title = title
@@ -317,5 +320,6 @@ _HANDLERS = {
     base.Host: host,
 }
 
-# "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py).
-apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find)
+# "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py);
+# a replayed title (judge_text=False) is not judged for profanity again.
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find, judging={SetTitle})

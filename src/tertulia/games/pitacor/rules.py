@@ -127,11 +127,14 @@ def choose_target(state: State, seat: str, action: ChooseTarget, now: float, eve
     events.append(Event("target.chosen", {"giver": seat}))
 
 
-def give_clue(state: State, seat: str, action: GiveClue, now: float, events) -> None:
-    """ "First clue: one word." "Second clue or pass: ... a second clue of one or two words" """
+def give_clue(
+    state: State, seat: str, action: GiveClue, now: float, events, *, judge_text: bool = True
+) -> None:
+    """ "First clue: one word." "Second clue or pass: ... a second clue of one or two words"
+    (``judge_text=False``: a saved clue replayed, not filtered for profanity again)"""
     _require_giver(state, seat)
     max_words = 1 if state.phase is Phase.CLUE1 else 2
-    text = clues.check_clue(action.text, max_words, clue_rules(state))
+    text = clues.check_clue(action.text, max_words, clue_rules(state, judge_text=judge_text))
     state.round.clues.append(text)
     state.used_clues.append(clues.clue_key(text))
     events.append(
@@ -148,14 +151,15 @@ def pass_clue(state: State, seat: str, action: PassClue, now: float, events) -> 
     reveal(state, now, events)
 
 
-def clue_rules(state: State) -> clues.ClueRules:
-    """The clue bans in force for this match, with the nicknames of everyone in it."""
+def clue_rules(state: State, *, judge_text: bool = True) -> clues.ClueRules:
+    """The clue bans in force for this match, with the nicknames of everyone in it (without
+    ``judge_text``, no profanity filter: its word lists grow between versions)."""
     s = state.settings
     return clues.ClueRules(
         ban_light_dark=s.ban_light_dark,
         ban_directions=s.ban_directions,
         ban_nicknames=s.ban_nicknames,
-        ban_profanity=s.ban_profanity or state.public,
+        ban_profanity=judge_text and (s.ban_profanity or state.public),
         nicknames=tuple(m.nickname for m in state.members),
         used=tuple(state.used_clues),
     )
@@ -318,5 +322,6 @@ _HANDLERS = {
     base.Host: host,
 }
 
-# "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py).
-apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find_member)
+# "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py);
+# a replayed clue (judge_text=False) is not judged for profanity again.
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find_member, judging={GiveClue})

@@ -82,7 +82,8 @@ export const app = {
     setTimeout(() => setText(alertRegion, text), 50);
   },
 
-  /** Every game: name, player counts, settings schema (GET /api/games, fetched once). */
+  /** Every game as GET /api/games lists it (fetched once): [{name, min_players, max_players,
+   * settings_schema, defaults, static}], `static` being the game's data that never changes. */
   games() {
     if (!gamesPromise) {
       gamesPromise = fetch("/api/games")
@@ -90,7 +91,6 @@ export const app = {
           if (!r.ok) throw new Error(`/api/games: HTTP ${r.status}`);
           return r.json();
         })
-        .then(normaliseGames)
         .catch((err) => {
           gamesPromise = null;
           throw err;
@@ -99,19 +99,6 @@ export const app = {
     return gamesPromise;
   },
 };
-
-/** Accept a list of games, {"games": [...]}, or a map name -> game. */
-function normaliseGames(data) {
-  let list = data;
-  if (!Array.isArray(list)) list = Array.isArray(data.games) ? data.games : Object.entries(data).map(([name, g]) => ({ name, ...g }));
-  return list.map((g) => ({
-    ...g,
-    name: g.name,
-    min_players: g.min_players ?? g.min ?? null,
-    max_players: g.max_players ?? g.max ?? null,
-    settings_schema: g.settings_schema ?? g.schema ?? null,
-  }));
-}
 
 // --------------------------------------------------------------------------- pushes
 

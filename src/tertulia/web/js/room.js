@@ -178,8 +178,12 @@ export function mount(main, app, { code }) {
     if (before.status !== now.status) app.announce(`room.status_changed.${now.status}`);
   }
 
-  function ctxFor() {
+  /** The game screen's `ctx` (the contract: games/index.js), plus `staticData`: the game's
+   * public data that never changes (its `static` in GET /api/games, such as Pitacor's board
+   * colours; {} if it could not be had), so no screen fetches the games list again. */
+  function ctxFor(staticData) {
     return {
+      staticData,
       send: (action, { background = false } = {}) => {
         if (!background) alerts?.acted();
         return app.conn.act(action);
@@ -209,19 +213,30 @@ export function mount(main, app, { code }) {
     if (gameLoading) return; // the newest push is rendered when loading ends
     dropLobby();
     replace(body, rematchBox, gameHost); // the way on first: the podium is long
-    gameLoading = screenFor(name);
-    const module = await gameLoading;
+    gameLoading = Promise.all([screenFor(name), staticDataOf(name)]);
+    const [module, staticData] = await gameLoading;
     gameLoading = null;
     if (destroyed || !app.push || app.push.room.status === "lobby") return;
     replace(gameHost);
     const element = h("div", { class: "game-screen" });
     gameHost.append(element);
-    alerts = createAlerts(() => app.conn.serverNow());
-    const handle = module.mount(element, ctxFor());
+    alerts = createAlerts(() => app.conn.serverNow(), { quietToDos: module.quietToDos });
+    const handle = module.mount(element, ctxFor(staticData));
     game = { name, handle, element };
     handle.update(app.push);
     // A to-do already there when this page came (a reload, a rejoin) is no news to beep.
     alerts.update(app.push, { quiet: !started });
+  }
+
+  /** `static` of game `name` from the games list app.js fetched once ({} without it). */
+  async function staticDataOf(name) {
+    try {
+      const games = await app.games();
+      return games.find((g) => g.name === name)?.static ?? {};
+    } catch (err) {
+      console.error(`could not load the data of ${name}`, err);
+      return {};
+    }
   }
 
   function dropGame() {

@@ -1,7 +1,8 @@
 // Optional sounds (UI.md, "Motion and sound"): a beep and a short buzz when it becomes your
 // turn, two low beeps when your time is almost up. Off by default; one switch in the header
 // serves every game. The room calls `alerts.update(push)` with every game push: every game's
-// view says what this seat has to do (`you.to_do`) and until when (`deadline`).
+// view says what this seat has to do (`you.to_do`) and until when (`deadline`), and a game's
+// screen module may name the to-dos that are no news (`quietToDos`). Nothing here knows a game.
 
 import { prefs } from "./prefs.js";
 
@@ -10,15 +11,11 @@ const TURN_HZ = 880;
 const HURRY_HZ = 660;
 const HURRY_SECONDS = 10; // "time almost up": this much left on a clock you must beat
 const OWN_ACTION_GRACE_MS = 1500; // a to-do that follows your own action is your next step, not news
-// "Carry on" to-dos that everyone gets while looking at a reveal: no beep for those.
-const QUIET_TODOS = new Set(["ready", "next_round"]);
 
 let audio = null;
 
 export function soundOn() {
-  const chosen = prefs.get(KEY);
-  if (chosen !== null) return chosen === "1";
-  return prefs.get("pitacor.sound") === "1"; // Pitacor's own switch, before this one existed
+  return prefs.get(KEY) === "1";
 }
 
 export function setSoundOn(on) {
@@ -60,8 +57,11 @@ export function play(kind) {
   }
 }
 
-/** Turn and hurry alerts for one game screen. `now()` is the server's clock in seconds. */
-export function createAlerts(now) {
+/** Turn and hurry alerts for one game screen. `now()` is the server's clock in seconds;
+ * `quietToDos`: the game's "carry on" to-dos, which everyone gets while looking at a reveal
+ * (its screen module's `quietToDos`, such as Haiclue's "ready"): no beep for those. */
+export function createAlerts(now, { quietToDos = [] } = {}) {
+  const noNews = new Set(quietToDos);
   let todo = null;
   let deadline = null;
   let hurried = false;
@@ -87,7 +87,7 @@ export function createAlerts(now) {
     update(push, { quiet = false } = {}) {
       const view = push?.view || {};
       const next = push?.room?.status === "playing" ? view.you?.to_do || null : null;
-      const news = next !== null && next !== todo && !QUIET_TODOS.has(next);
+      const news = next !== null && next !== todo && !noNews.has(next);
       const rang = news && !quiet && performance.now() - ownActionAt > OWN_ACTION_GRACE_MS;
       if (rang) play("turn");
       const nextDeadline = next !== null && typeof view.deadline === "number" ? view.deadline : null;

@@ -13,6 +13,18 @@ import { clockText, colourChip, keepFocus, paintMeter, paintPodium, paintTargets
 
 const CSS_ID = "haiclue-css";
 
+// Sounds (sound.js): "ready" comes to everyone looking at a reveal; carrying on, not news, so
+// no beep.
+export const quietToDos = ["ready"];
+
+// The line at the top while this seat has something to do (view.you.to_do), as a table:
+// (view, nick, me) → [i18n key, params]. The end, watching, and waiting (status()) are the rest.
+const TO_DO_STATUS = {
+  build_clue: (v) => ["game.haiclue.status.build", { word: targetWord(v, v.card) }],
+  guess: (v, nick) => ["game.haiclue.status.guess", { name: nick(v.reading?.author) }],
+  ready: (v, nick, me) => [v.reading?.author === me ? "game.haiclue.status.ready_yours" : "game.haiclue.status.ready", { name: nick(v.reading?.author) }],
+};
+
 function loadCss() {
   if (document.getElementById(CSS_ID)) return;
   document.head.append(h("link", { rel: "stylesheet", href: "/static/css/haiclue.css", id: CSS_ID }));
@@ -305,20 +317,11 @@ export function mount(element, ctx) {
     } else if (v.you?.role !== "player") {
       key = `game.haiclue.status.watching_${v.phase}`;
       params = { name: nick(author) };
-    } else if (todo === "build_clue") {
-      key = "game.haiclue.status.build";
-      params = { word: targetWord(v, v.card) };
-    } else if (todo === "guess") {
-      key = "game.haiclue.status.guess";
-      params = { name: nick(author) };
-    } else if (todo === "ready") {
-      key = author === ctx.me ? "game.haiclue.status.ready_yours" : "game.haiclue.status.ready";
-      params = { name: nick(author) };
-    } else if (v.phase === "guess" && author === ctx.me) {
-      key = "game.haiclue.status.author";
-      params = { names: names(waiting), count: waiting.length };
+    } else if (todo && TO_DO_STATUS[todo]) {
+      [key, params] = TO_DO_STATUS[todo](v, nick, ctx.me);
     } else {
-      key = `game.haiclue.status.waiting_${v.phase}`;
+      // Nothing to do: waiting for the others (the author of the clue being guessed, too).
+      key = v.phase === "guess" && author === ctx.me ? "game.haiclue.status.author" : `game.haiclue.status.waiting_${v.phase}`;
       params = { names: names(waiting), count: waiting.length };
     }
     ctx.setStatus(key, params);

@@ -15,6 +15,32 @@ import { createFinal, createPlayers, createRoundResults } from "./pinto/scores.j
 import { createShow } from "./pinto/show.js";
 import { clockText, judgeOf, keepBlobs, keepFocus, loadCss, names, nicknameOf } from "./pinto/util.js";
 
+// The line at the top, as tables: (view, push, me) → [i18n key, params]. What this seat has to
+// do now (view.you.to_do) comes first; with nothing to do, what the phase is waiting for. The
+// end, a spectator and a latecomer waiting for the next round are the exceptions (status()).
+const TO_DO_STATUS = {
+  write_title: (view) => ["game.pinto.to_do.write_title", { category: view.category }],
+  draw: () => ["game.pinto.to_do.draw"],
+  interpret: (view, push, me) => {
+    const mine = view.players?.find((p) => p.id === me)?.progress;
+    return ["game.pinto.to_do.interpret", { done: mine?.interpreted ?? 0, of: mine?.of ?? 0 }];
+  },
+  judge: () => ["game.pinto.to_do.judge"],
+};
+
+const PHASE_STATUS = {
+  create: (view, push, me) => {
+    const waiting = (view.players || []).filter((p) => p.progress && !p.progress.done && !p.left && p.online !== false && p.id !== me).map((p) => p.id);
+    return waiting.length ? ["game.pinto.status.waiting_for", { names: names(push, waiting), count: waiting.length }] : ["game.pinto.status.wrapping_up"];
+  },
+  judge: (view, push, me) => {
+    if (!view.judging) return ["game.status.playing"];
+    const judge = judgeOf(view);
+    const key = judge === me ? "game.pinto.to_do.judge_for" : judge === view.judging.artist ? "game.pinto.status.artist_judging" : "game.pinto.status.host_judging";
+    return [key, { name: nicknameOf(push, view.judging.artist), host: nicknameOf(push, judge) }];
+  },
+};
+
 export function mount(element, ctx) {
   loadCss();
   const roundText = h("p", { class: "pn-round", id: "pn-round" });
@@ -89,22 +115,10 @@ export function mount(element, ctx) {
     let params = {};
     if (you.role === "spectator") key = "game.pinto.status.watching";
     else if (you.role === "waiting") key = "game.pinto.status.next_round";
-    else if (todo === "write_title") [key, params] = ["game.pinto.to_do.write_title", { category: view.category }];
-    else if (todo === "draw") key = "game.pinto.to_do.draw";
-    else if (todo === "interpret") {
-      const me = view.players?.find((p) => p.id === ctx.me)?.progress;
-      [key, params] = ["game.pinto.to_do.interpret", { done: me?.interpreted ?? 0, of: me?.of ?? 0 }];
-    } else if (todo === "judge") key = "game.pinto.to_do.judge";
-    else if (view.phase === "create") {
-      const waiting = (view.players || []).filter((p) => p.progress && !p.progress.done && !p.left && p.online !== false && p.id !== ctx.me).map((p) => p.id);
-      [key, params] = waiting.length ? ["game.pinto.status.waiting_for", { names: names(push, waiting), count: waiting.length }] : ["game.pinto.status.wrapping_up", {}];
-    } else if (view.phase === "judge" && view.judging) {
-      const judge = judgeOf(view);
-      const artist = nicknameOf(push, view.judging.artist);
-      if (judge === ctx.me) key = "game.pinto.to_do.judge_for";
-      else key = judge === view.judging.artist ? "game.pinto.status.artist_judging" : "game.pinto.status.host_judging";
-      params = { name: artist, host: nicknameOf(push, judge) };
-    } else key = "game.status.playing";
+    else {
+      const say = (todo && TO_DO_STATUS[todo]) || PHASE_STATUS[view.phase];
+      [key, params = {}] = say?.(view, push, ctx.me) ?? ["game.status.playing"];
+    }
     const announceKey = `${key}|${todo}`;
     if (todo && announceKey !== lastTodo) ctx.announce(key, params);
     lastTodo = announceKey;

@@ -7,27 +7,55 @@ import { prefs } from "../prefs.js";
 import { createBoard } from "./pitacor/board.js";
 import { createGiver } from "./pitacor/giver.js";
 import { createClueBar, createGuessPanel, createHistory, createPodium, createReveal, createScores, createTurns } from "./pitacor/panels.js";
-import { clockText, loadBoards, loadStyles, nameOf } from "./pitacor/util.js";
+import { clockText, loadStyles, nameOf } from "./pitacor/util.js";
 
 const EDGES = "pitacor.edges";
+
+// Sounds (sound.js): the next giver may start the next round while everyone looks at the
+// reveal; carrying on, not news, so no beep.
+export const quietToDos = ["next_round"];
+
+// The line at the top, as tables: (view, push, me) → [i18n key, params]. What this seat has to
+// do now (view.you.to_do) comes first; with nothing to do, what the phase is waiting for. The
+// end, a giver who is away and a latecomer's wait are the exceptions (status() below).
+const TO_DO_STATUS = {
+  choose_target: () => ["game.pitacor.to_do.choose_target"],
+  give_clue: () => ["game.pitacor.to_do.give_clue"],
+  give_clue_or_pass: (v, push) => ["game.pitacor.to_do.give_clue_or_pass", { multiplier: push.room.settings?.pass_multiplier ?? 2 }],
+  place_marker: (v) => [v.phase === "guess2" ? "game.pitacor.to_do.place_marker2" : "game.pitacor.to_do.place_marker"],
+  next_round: () => ["game.pitacor.to_do.next_round"],
+};
+
+const PHASE_STATUS = {
+  choose: (v, push) => ["game.pitacor.status.choosing", { name: nameOf(push, v.giver) }],
+  clue1: (v, push) => ["game.pitacor.status.clue1", { name: nameOf(push, v.giver) }],
+  clue2: (v, push) => ["game.pitacor.status.clue2", { name: nameOf(push, v.giver) }],
+  guess1: markersStatus,
+  guess2: markersStatus,
+  reveal: (v, push) => ["game.pitacor.status.reveal", { cell: v.target ?? "", name: nameOf(push, v.next_giver) }],
+};
+
+/** Whose marker the guesses wait for: the one whose turn it is, or everyone still placing. */
+function markersStatus(v, push, me) {
+  if (push.room.settings?.guess_mode === "turns" && v.turn) return ["game.pitacor.status.turn_of", { name: nameOf(push, v.turn) }];
+  const waiting = (v.waiting_for || []).filter((id) => id !== me);
+  const key = (v.confirmed || []).includes(me) ? "game.pitacor.status.placed_waiting" : "game.pitacor.status.waiting_markers";
+  return [key, { names: waiting.map((id) => nameOf(push, id)).join(", "), count: waiting.length }];
+}
 
 export function mount(element, ctx) {
   loadStyles();
   let push = null;
-  let palettes = null;
+  // Each board's cell colours, from Pitacor's static data (views.static_data): {classic: {cols,
+  // rows, cells: ["#RRGGBB", …]}, ultra_hard: …}. Without them the board is drawn uncoloured.
+  const palettes = ctx.staticData?.boards ?? null;
+  if (!palettes) console.error("Pitacor: no board colours in the game's static data");
   let local = null; // a selection sent but not yet in a push
   let lastTodo = null;
   let lastPhase = null;
   let lastRound = null;
   let statusSig = "";
   let showBoardAtEnd = false;
-
-  loadBoards()
-    .then((boards) => {
-      palettes = boards;
-      if (push) render();
-    })
-    .catch((error) => console.error("Pitacor: could not load the board colours", error));
 
   const bar = createClueBar(ctx);
   const giver = createGiver(ctx);
@@ -131,48 +159,23 @@ export function mount(element, ctx) {
 
   function status(giverLeft = null) {
     const v = push.view;
-    const room = push.room;
-    const giverName = nameOf(push, v.giver);
+    const todo = v.you?.to_do;
     let key;
     let params = {};
-    const todo = v.you?.to_do;
-    if (room.status === "ended" || v.phase === "ended") {
+    if (push.room.status === "ended" || v.phase === "ended") {
       const names = (v.winners || []).map((id) => nameOf(push, id));
       key = names.length ? "game.pitacor.status.winners" : "game.status.ended";
       params = { names: names.join(", "), count: names.length };
     } else if (v.clock === "giver_away") {
       const left = giverLeft ?? (typeof v.deadline === "number" ? v.deadline - ctx.now() : 0);
       key = "game.pitacor.status.giver_away";
-      params = { name: giverName, time: clockText(left) };
+      params = { name: nameOf(push, v.giver), time: clockText(left) };
     } else if (todo) {
-      key = `game.pitacor.to_do.${todo}`;
-      if (todo === "place_marker" && v.phase === "guess2") key = "game.pitacor.to_do.place_marker2";
-      params = { multiplier: room.settings?.pass_multiplier ?? 2, clue: v.clues?.[0] ?? "" };
+      [key, params = {}] = TO_DO_STATUS[todo]?.(v, push, ctx.me) ?? [`game.pitacor.to_do.${todo}`];
     } else if (v.you?.role === "waiting") {
       key = "game.pitacor.status.next_round";
-    } else if (v.phase === "choose") {
-      key = "game.pitacor.status.choosing";
-      params = { name: giverName };
-    } else if (v.phase === "clue1") {
-      key = "game.pitacor.status.clue1";
-      params = { name: giverName };
-    } else if (v.phase === "clue2") {
-      key = "game.pitacor.status.clue2";
-      params = { name: giverName };
-    } else if (v.phase === "guess1" || v.phase === "guess2") {
-      const waiting = (v.waiting_for || []).filter((id) => id !== ctx.me);
-      if (room.settings?.guess_mode === "turns" && v.turn) {
-        key = "game.pitacor.status.turn_of";
-        params = { name: nameOf(push, v.turn) };
-      } else {
-        key = (v.confirmed || []).includes(ctx.me) ? "game.pitacor.status.placed_waiting" : "game.pitacor.status.waiting_markers";
-        params = { names: waiting.map((id) => nameOf(push, id)).join(", "), count: waiting.length };
-      }
-    } else if (v.phase === "reveal") {
-      key = "game.pitacor.status.reveal";
-      params = { cell: v.target ?? "", name: nameOf(push, v.next_giver) };
     } else {
-      key = "game.status.playing";
+      [key, params = {}] = PHASE_STATUS[v.phase]?.(v, push, ctx.me) ?? ["game.status.playing"];
     }
     const sig = JSON.stringify([key, params]);
     if (sig !== statusSig) {

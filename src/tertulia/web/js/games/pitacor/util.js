@@ -1,5 +1,5 @@
-// Small helpers shared by Pitacor's screen modules: coordinates, colours, the board palette
-// (fetched once from /api/games), the screen's stylesheet, and the countdown text.
+// Small helpers shared by Pitacor's screen modules: coordinates, colours, the screen's
+// stylesheet, and the countdown text.
 
 /** (row, col), zero-based → "H12": the row's letter then the column's number. */
 export function cellName(row, col) {
@@ -11,14 +11,6 @@ export function parseCell(name) {
   const match = /^([A-Za-z])(\d{1,2})$/.exec(String(name || "").trim());
   if (!match) return null;
   return [match[1].toUpperCase().charCodeAt(0) - 65, Number(match[2]) - 1];
-}
-
-/** Rings between two cells (diagonals are neighbours): 0 same, 1 the 3×3, 2 the 5×5. */
-export function distance(a, b) {
-  const pa = parseCell(a);
-  const pb = parseCell(b);
-  if (!pa || !pb) return Infinity;
-  return Math.max(Math.abs(pa[0] - pb[0]), Math.abs(pa[1] - pb[1]));
 }
 
 /** Black or white text, whichever reads better on `hex`. */
@@ -38,30 +30,6 @@ export function inkFor(hex) {
 export function clockText(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-let boardsPromise = null;
-
-/** Each board's cell colours: {classic: {cols, rows, cells: ["#RRGGBB", …]}, ultra_hard: …}. */
-export function loadBoards() {
-  if (!boardsPromise) {
-    boardsPromise = fetch("/api/games")
-      .then((response) => {
-        if (!response.ok) throw new Error(`/api/games: HTTP ${response.status}`);
-        return response.json();
-      })
-      .then((data) => {
-        const list = Array.isArray(data) ? data : Array.isArray(data.games) ? data.games : Object.entries(data).map(([name, g]) => ({ name, ...g }));
-        const game = list.find((g) => g.name === "pitacor");
-        if (!game?.static?.boards) throw new Error("/api/games: no Pitacor boards");
-        return game.static.boards;
-      })
-      .catch((error) => {
-        boardsPromise = null;
-        throw error;
-      });
-  }
-  return boardsPromise;
 }
 
 /** Add the screen's stylesheet to the page once. */
