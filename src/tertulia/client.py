@@ -21,6 +21,8 @@ from typing import Any
 import msgspec
 import websockets
 
+from . import patches
+
 
 class ClientError(Exception):
     def __init__(self, code: str, message: str, params: dict[str, Any]) -> None:
@@ -48,6 +50,8 @@ class Client:
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future] = {}
         self._changed = asyncio.Condition()
+        self._syncing = False  # a sync request is on its way
+        self._background: set[asyncio.Task] = set()
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
@@ -144,6 +148,43 @@ class Client:
                 if not future.done():
                     future.set_exception(ConnectionError("the connection closed"))
 
+    def _patched(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """The whole picture a ``patch`` push leads to, as a ``room`` push would give it; or
+        None, for a patch of another room (a late one from the last) or one that does not fit
+        what this client holds — then it asks for the whole picture again (``sync``)."""
+        latest = self.latest
+        if latest is None or latest["room"]["code"] != message["code"]:
+            return None
+        if latest["version"] != message["base"]:
+            if message["version"] > latest["version"] and not self._syncing:
+                self._syncing = True
+                task = asyncio.get_running_loop().create_task(self._sync())
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+            return None
+        try:
+            room = patches.apply(latest["room"], message["room"])
+            view = patches.apply(latest["view"], message["view"])
+        except ValueError:
+            return None
+        return {
+            "type": "room",
+            "version": message["version"],
+            "room": room,
+            "view": view,
+            "events": message["events"],
+            "chat": None,
+            "blobs": message.get("blobs"),
+        }
+
+    async def _sync(self) -> None:
+        try:
+            await self.request("sync")
+        except (ClientError, ConnectionError, TimeoutError):
+            pass
+        finally:
+            self._syncing = False
+
     async def _take(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind in ("ack", "error"):
@@ -161,6 +202,10 @@ class Client:
             self.player, self.token = message["player"], message["token"]
             self.seated_room = message.get("room")
             self.server_now = message["now"]
+        elif kind == "patch":
+            whole = self._patched(message)
+            if whole is not None:
+                await self._take(whole)
         elif kind == "room":
             if message.get("chat") is not None:
                 self.chat = list(message["chat"])

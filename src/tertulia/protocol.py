@@ -106,6 +106,11 @@ class Chat(ClientMessage, tag="chat"):
     text: str
 
 
+class Sync(ClientMessage, tag="sync"):
+    """Send me this room's whole picture again (a ``patch`` came for a push I do not hold);
+    answered by a ``room`` push, then an ack."""
+
+
 class Ping(ClientMessage, tag="ping"):
     """Answered by an ack whose data has the server's clock (``now``), for countdowns."""
 
@@ -127,6 +132,7 @@ Incoming = (
     | Act
     | Check
     | Chat
+    | Sync
     | Ping
 )
 
@@ -178,6 +184,20 @@ class RoomUpdate(ServerMessage, tag="room"):
     blobs: dict[str, Any] | None = None
 
 
+class RoomPatch(ServerMessage, tag="patch"):
+    """What changed for this connection's seat with change number ``version``, as JSON Patch
+    operations (RFC 6902, see ``patches.py``) on the ``room`` and ``view`` of the push it last
+    received, numbered ``base``. A client that does not hold ``base`` sends ``sync``."""
+
+    code: str  # the room's: a connection moving between rooms may get a late one of the last
+    version: int
+    base: int
+    room: list[dict[str, Any]] | msgspec.Raw = []
+    view: list[dict[str, Any]] | msgspec.Raw = []
+    events: list[dict[str, Any]] | msgspec.Raw = []
+    blobs: dict[str, Any] | None = None
+
+
 class ChatLine(ServerMessage, tag="chat"):
     line: dict[str, Any]
 
@@ -195,7 +215,7 @@ class Notice(ServerMessage, tag="notice"):
     params: dict[str, Any] = {}
 
 
-Outgoing = Ack | Error | Welcome | RoomUpdate | ChatLine | RoomList | Notice
+Outgoing = Ack | Error | Welcome | RoomUpdate | RoomPatch | ChatLine | RoomList | Notice
 
 _decoder = msgspec.json.Decoder(Incoming)
 _encoder = msgspec.json.Encoder()

@@ -1,10 +1,11 @@
-"""Every push carries the view a fresh build would give, whatever the room skipped building.
+"""Every push leads to the view a fresh build would give, whatever the room skipped building.
 
 A room rebuilds only the views an action can change (a Pitacor marker selection changes its
-owner's view alone; ``views_changed_by``) and re-sends the others' bytes from the change
-before. These properties drive a real Pitacor room on a real store through random marker
-moves, confirmations, chat, second tabs, drops and returns, and saves that fail, and after
-each step compare what every connection holds with a view built from scratch.
+owner's view alone; ``views_changed_by``), and after a connection's first whole picture sends
+it patches. Each connection here holds its picture as a browser does (the patches applied).
+These properties drive a real Pitacor room on a real store through random marker moves,
+confirmations, chat, second tabs, drops and returns, and saves that fail, and after each step
+compare what every connection holds with a view built from scratch.
 """
 
 from __future__ import annotations
@@ -15,10 +16,19 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tertulia import patches
 from tertulia.games import GAMES
 from tertulia.games.base import RuleError
-from tertulia.protocol import Ack, Act, Chat, Error, RoomUpdate, StartMatch, UpdateSettings
-from tertulia.rooms.limits import TokenBucket
+from tertulia.protocol import (
+    Ack,
+    Act,
+    Chat,
+    Error,
+    RoomPatch,
+    RoomUpdate,
+    StartMatch,
+    UpdateSettings,
+)
 from tertulia.rooms.manager import RoomManager
 from tertulia.rooms.views import game_view
 from tertulia.store import CommitFailed, SQLiteStore
@@ -27,26 +37,40 @@ ROWS = "ABCDEFGHIJKLMNOP"
 
 
 class _Peer:
-    """A connection as a room sees it: it keeps what it is sent."""
+    """A connection as a room sees it: it keeps what it is sent, and holds the picture as the
+    browser does — the last whole ``room`` push with every ``patch`` since applied to it."""
 
     def __init__(self, player: str) -> None:
-        self.player, self.chat_bucket, self.sent_blobs = player, TokenBucket(99, 99), set()
+        self.player = player
         self.got: list = []
+        self.version: int | None = None
+        self.picture: dict = {}
 
     def send(self, message) -> None:
         self.got.append(message)
+        if isinstance(message, RoomUpdate):
+            self.version = message.version
+            self.picture = {"room": _as_json(message.room), "view": _as_json(message.view)}
+        elif isinstance(message, RoomPatch):
+            assert message.base == self.version, "a patch that does not fit what it holds"
+            self.version = message.version
+            self.picture = {
+                "room": patches.apply(self.picture["room"], _as_json(message.room)),
+                "view": patches.apply(self.picture["view"], _as_json(message.view)),
+            }
 
     def view(self):
-        """The game view of the last push this connection received, as the browser has it."""
-        raw = _last_update(self).view
-        return msgspec.json.decode(raw) if isinstance(raw, msgspec.Raw) else _as_json(raw)
+        """The game view this connection holds now."""
+        return self.picture["view"]
 
 
-def _last_update(peer: _Peer) -> RoomUpdate:
-    return next(m for m in reversed(peer.got) if isinstance(m, RoomUpdate))
+def _last_update(peer: _Peer) -> RoomUpdate | RoomPatch:
+    return next(m for m in reversed(peer.got) if isinstance(m, (RoomUpdate, RoomPatch)))
 
 
 def _as_json(value):
+    if isinstance(value, msgspec.Raw):
+        return msgspec.json.decode(value)
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
@@ -159,24 +183,26 @@ def test_every_connection_holds_the_view_a_fresh_build_would_give(
     asyncio.run(go())
 
 
-def test_a_selection_rebuilds_only_its_owners_view_and_the_others_get_the_same_bytes(tmp_path):
-    """The saving itself: after a marker selection, every other connection is sent the very
-    bytes of its previous view (not rebuilt), and the owner sees the new selection."""
+def test_a_selection_rebuilds_only_its_owners_view_and_the_others_patch_leaves_theirs(tmp_path):
+    """The saving itself: after a marker selection, every other connection's patch says
+    nothing of its view (it was not rebuilt), and the owner's carries the new selection."""
 
     async def go() -> None:
         store = SQLiteStore(tmp_path / "same.sqlite3")
         manager, room, peers = await _pitacor_room(store, 4)
         try:
             guesser = next(p for p in peers if p.player != room.model.match.round.giver)
-            before = {p.player: _last_update(p).view for p in peers}
             action = {"type": "select_cell", "cell": "C7"}
             assert isinstance(await _ask(room, guesser, Act(next(_ids), action=action)), Ack)
             for peer in peers:
-                now = _last_update(peer).view
+                patch = _last_update(peer)
+                assert isinstance(patch, RoomPatch)
+                ops = _as_json(patch.view)
                 if peer is guesser:
-                    assert msgspec.json.decode(now)["selection"] == "C7"
+                    assert {"op": "replace", "path": "/selection", "value": "C7"} in ops
+                    assert peer.view()["selection"] == "C7"
                 else:
-                    assert now is before[peer.player]  # the same bytes, not a rebuild
+                    assert ops == []
         finally:
             await manager.shutdown()
             await store.close()

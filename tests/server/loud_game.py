@@ -1,5 +1,5 @@
 """A test game whose every view is large: "Shout". Anyone may shout at any time; each push
-carries a big echo, so a client that stops reading falls behind within a few moves."""
+carries a big new echo, so a client that stops reading falls behind within a few moves."""
 
 from __future__ import annotations
 
@@ -55,7 +55,8 @@ def deadline(state: State) -> float | None:
 
 
 def view(state: State, seat: str | None) -> dict:
-    return {"game": NAME, "shouts": state.shouts, "echo": "o" * ECHO_BYTES}
+    # A new echo with every shout: each push carries all of it again, even as a patch.
+    return {"game": NAME, "shouts": state.shouts, "echo": str(state.shouts % 10) * ECHO_BYTES}
 
 
 def may_chat(state: State, seat: str) -> bool:

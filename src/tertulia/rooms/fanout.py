@@ -1,23 +1,30 @@
 """A room's fan-out: who is connected, and what each connection is told of a change.
 
-What every seat shares (the lobby, the events) is encoded once per change; each seat's game
-view is built and encoded on its own — and only for the seats the change can alter, when the
-game says so (``views_kept``): the others get their previous view's bytes. Pushes are built
-while the store writes (``prepare``) and sent once the change is durable (``broadcast``).
-Large unchanging parts of a view travel as blobs, once per connection and stay in the room.
+A connection gets the whole picture once — a ``room`` push when it comes in, or when it asks
+(``sync``) — and from then on, for each change, a ``patch``: the JSON Patch from the room and
+view it last received to the new ones (``patches.py``). Each connection's last picture is kept
+here (by reference: the dicts are never changed once built), so a patch is computed from that
+seat's own views only, and a connection that missed nothing always gets one that fits.
+
+What every seat shares (the room, the events) is built once per change; each seat's game view
+is built on its own — and only for the seats the change can alter, when the game says so
+(``views_kept``): the others keep their previous view, and their patch says nothing of it.
+Patches are built while the store writes (``prepare``) and sent once the change is durable
+(``broadcast``). Large unchanging parts of a view travel as blobs, once per connection.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, KeysView
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from ..games.base import Event
-from ..protocol import ChatLine, Notice, RoomUpdate, ServerMessage
+from ..patches import diff
+from ..protocol import ChatLine, Notice, RoomPatch, RoomUpdate, ServerMessage
 from .model import Chatted, GameMove, Kicked, Left, Record, RoomModel, record_encoder
 from .views import game_blobs, game_part, game_view, game_views, lobby_view, views_kept
 
@@ -26,27 +33,44 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tertulia.room")
 
-_BUILD_VIEW = object()  # update_for builds the seat's view itself unless it is given one
-Shared = tuple[msgspec.Raw, msgspec.Raw]  # the room and the events, encoded once
+View = dict[str, Any] | None
+_encode = record_encoder.encode
 
 
-@dataclass(frozen=True)
+class _Stay:
+    """What one connection holds of this room: the blobs it has, and the picture (room,
+    view) of the push numbered ``version`` it received last — None before its first."""
+
+    __slots__ = ("blobs", "room", "version", "view")
+
+    def __init__(self) -> None:
+        self.blobs: set[str] = set()
+        self.version: int | None = None
+        self.room: dict[str, Any] = {}
+        self.view: View = None
+
+
+@dataclass
 class Pushes:
-    """A change's pushes, built before it is saved: a chat line, or the shared parts of a
-    room update and each player's encoded view."""
+    """A change's pushes, built before it is saved: a chat line, or the new room and each
+    player's new view with the patches to them from each picture connections hold."""
 
     line: ChatLine | None = None
-    shared: Shared | None = None
-    views: dict[str, msgspec.Raw | None] = field(default_factory=dict)
+    room: dict[str, Any] = field(default_factory=dict)
+    events: msgspec.Raw = field(default_factory=lambda: msgspec.Raw(b"[]"))
+    views: dict[str, View] = field(default_factory=dict)
+    # Encoded patches, by the id of the picture they start from (most connections share one).
+    room_patches: dict[int, msgspec.Raw] = field(default_factory=dict)
+    view_patches: dict[tuple[str, int], msgspec.Raw] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class _LastViews:
-    """Each player's encoded view as the change numbered ``seq`` left them."""
+    """Each player's view as the change numbered ``seq`` left them."""
 
     seq: int
     model: RoomModel
-    views: dict[str, msgspec.Raw | None]
+    views: dict[str, View]
 
 
 class FanOut:
@@ -54,69 +78,75 @@ class FanOut:
 
     def __init__(self, code: Callable[[], str]) -> None:
         self._code = code  # for logs
-        self.peers: set[Peer] = set()
-        # The blob keys each connection already has (see RoomUpdate.blobs): the room's, as a
-        # connection may be in two rooms for a moment while it moves from one to the other.
-        self._sent_blobs: dict[Peer, set[str]] = {}
+        self._stays: dict[Peer, _Stay] = {}
         self._last_views: _LastViews | None = None
 
     # ------------------------------------------------------------------ who is here
 
+    @property
+    def peers(self) -> KeysView[Peer]:
+        return self._stays.keys()
+
     def add(self, peer: Peer) -> None:
-        if peer not in self.peers:
-            self._sent_blobs[peer] = set()  # a new stay: it has none of this room's blobs
-        self.peers.add(peer)
+        if peer not in self._stays:
+            self._stays[peer] = _Stay()  # a new stay: no blobs, no picture yet
 
     def remove(self, peer: Peer) -> None:
-        self.peers.discard(peer)
-        self._sent_blobs.pop(peer, None)
+        self._stays.pop(peer, None)
 
     def connected(self, player: str) -> bool:
-        return any(p.player == player for p in self.peers)
+        return any(p.player == player for p in self._stays)
 
     def tabs(self, player: str) -> int:
-        return sum(1 for p in self.peers if p.player == player)
+        return sum(1 for p in self._stays if p.player == player)
 
     def online_players(self) -> list[str]:
-        return sorted({p.player for p in self.peers})
+        return sorted({p.player for p in self._stays})
 
     def new_match(self) -> None:
         """A new match's blobs may reuse the last match's keys: everyone gets them again."""
-        for sent in self._sent_blobs.values():
-            sent.clear()
+        for stay in self._stays.values():
+            stay.blobs.clear()
 
     def tell_everyone(self, message: ServerMessage) -> None:
         """Send ``message`` to every connection, and forget them all (the room closed)."""
-        for peer in list(self.peers):
+        for peer in list(self._stays):
             peer.send(message)
-        self.peers.clear()
-        self._sent_blobs.clear()
+        self._stays.clear()
 
     # ------------------------------------------------------------------ pushes
 
     def prepare(self, model: RoomModel, seq: int, record: Record, events: list[Event]) -> Pushes:
-        """What each connection will be told of the change numbered ``seq``, encoded as far
-        as it can be before the change is saved (the version and new blobs are added when
-        it is)."""
+        """What each connection will be told of the change numbered ``seq``, built as far as
+        it can be before the change is saved (the version and new blobs are added when it
+        is). A connection without a picture yet gets the whole of it then."""
         if isinstance(record, Chatted):
             return Pushes(line=ChatLine(model.chat[-1]))
-        wire_events = [{"kind": e.kind, **e.data} for e in events]
-        players = list(dict.fromkeys(p.player for p in self.peers))
+        players = list(dict.fromkeys(p.player for p in self._stays))
         kept = self._views_kept(model, seq, record)
-        views = game_views(model, [p for p in players if p not in kept])
-        encoded: dict[int, msgspec.Raw] = {}  # seats that see the same view share its bytes
-        for view in views.values():
-            if view is not None and id(view) not in encoded:
-                encoded[id(view)] = msgspec.Raw(record_encoder.encode(view))
-        by_player = {p: encoded[id(v)] if v is not None else None for p, v in views.items()}
-        by_player.update((p, kept[p]) for p in players if p in kept)
-        self._last_views = _LastViews(seq, model, by_player)
-        return Pushes(shared=self._shared(model, wire_events), views=by_player)
+        views: dict[str, View] = game_views(model, [p for p in players if p not in kept])
+        views.update((p, kept[p]) for p in players if p in kept)
+        self._last_views = _LastViews(seq, model, views)
+        room = self._room(model)
+        pushes = Pushes(
+            room=room, events=msgspec.Raw(_encode([{"kind": e.kind, **e.data} for e in events]))
+        )
+        pushes.views = views
+        for peer, stay in self._stays.items():
+            if stay.version is None:
+                continue
+            if id(stay.room) not in pushes.room_patches:
+                pushes.room_patches[id(stay.room)] = msgspec.Raw(_encode(diff(stay.room, room)))
+            key = (peer.player, id(stay.view))
+            if key not in pushes.view_patches:
+                ops = diff(stay.view, views[peer.player])
+                pushes.view_patches[key] = msgspec.Raw(_encode(ops))
+        return pushes
 
-    def _views_kept(self, model: RoomModel, seq: int, record: Record) -> dict[str, Any]:
-        """The encoded views of the change just before this one that this one leaves as they
-        were (see ``views_kept``); only if that change was told (it is numbered ``seq - 1``)
-        and the room was not rebuilt since."""
+    def _views_kept(self, model: RoomModel, seq: int, record: Record) -> dict[str, View]:
+        """The views of the change just before this one that this one leaves as they were
+        (see ``views_kept``); only if that change was told (it is numbered ``seq - 1``) and
+        the room was not rebuilt since."""
         last = self._last_views
         if (
             last is None
@@ -130,18 +160,32 @@ class FanOut:
 
     def broadcast(self, model: RoomModel, version: int, record: Record, pushes: Pushes) -> None:
         if pushes.line is not None:
-            for peer in self.peers:
+            for peer in self._stays:
                 peer.send(pushes.line)
             return
         # Connections can only have left since prepare (joining goes through the inbox).
-        for peer in list(self.peers):
+        for peer, stay in list(self._stays.items()):
             view = pushes.views[peer.player]
-            peer.send(self.update_for(peer, model, version, pushes.shared, view=view))
+            if stay.version is None:
+                peer.send(self._whole(peer, stay, model, version, pushes.room, view, pushes.events))
+                continue
+            patch = RoomPatch(
+                code=model.code,
+                version=version,
+                base=stay.version,
+                room=pushes.room_patches[id(stay.room)],
+                view=pushes.view_patches[(peer.player, id(stay.view))],
+                events=pushes.events,
+                blobs=self._new_blobs(stay, peer, model),
+            )
+            stay.version, stay.room, stay.view = version, pushes.room, view
+            peer.send(patch)
         self._part(record)
 
     def broadcast_one_by_one(self, model: RoomModel, version: int, record: Record) -> None:
-        """Everyone's update built now, each on its own: the pushes built ahead failed."""
-        for peer in list(self.peers):
+        """Everyone's whole picture built now, each on its own: the pushes built ahead
+        failed."""
+        for peer in list(self._stays):
             try:
                 if isinstance(record, Chatted):
                     peer.send(ChatLine(model.chat[-1]))
@@ -152,43 +196,53 @@ class FanOut:
         self._part(record)
 
     def update_for(
+        self, peer: Peer, model: RoomModel, version: int, with_chat: bool = False
+    ) -> RoomUpdate:
+        """``peer``'s whole picture now (it comes in, asks for it, or a patch could not be
+        built); its patches start from it."""
+        stay = self._stays.setdefault(peer, _Stay())
+        view = game_view(model, peer.player)
+        chat = list(model.chat) if with_chat else None
+        return self._whole(peer, stay, model, version, self._room(model), view, b"[]", chat)
+
+    def _whole(
         self,
         peer: Peer,
+        stay: _Stay,
         model: RoomModel,
         version: int,
-        shared: Shared | None = None,
-        with_chat: bool = False,
-        view: Any = _BUILD_VIEW,  # a dict, its encoded bytes (msgspec.Raw) or None
+        room: dict[str, Any],
+        view: View,
+        events: bytes,
+        chat: list | None = None,
     ) -> RoomUpdate:
-        room, events = shared if shared is not None else self._shared(model, [])
+        stay.version, stay.room, stay.view = version, room, view
         return RoomUpdate(
             version=version,
             room=room,
-            view=game_view(model, peer.player) if view is _BUILD_VIEW else view,
-            events=events,
-            chat=list(model.chat) if with_chat else None,
-            blobs=self._new_blobs(peer, model),
+            view=view,
+            events=msgspec.Raw(events),
+            chat=chat,
+            blobs=self._new_blobs(stay, peer, model),
         )
 
     def _part(self, record: Record) -> None:
         """The player who left (or was removed) gets no more pushes from this room."""
         if not isinstance(record, (Left, Kicked)):
             return
-        for peer in [p for p in self.peers if p.player == record.player]:
+        for peer in [p for p in self._stays if p.player == record.player]:
             self.remove(peer)
             if isinstance(record, Kicked):
                 peer.send(Notice("room.kicked", "The host removed you from the room."))
 
-    def _shared(self, model: RoomModel, events: list[dict]) -> Shared:
-        """What every seat's push has in common, encoded once: the room and the events."""
-        room = lobby_view(model) | {"online": self.online_players()}
-        return msgspec.Raw(record_encoder.encode(room)), msgspec.Raw(record_encoder.encode(events))
+    def _room(self, model: RoomModel) -> dict[str, Any]:
+        """What every seat sees of the room (its game view comes separately)."""
+        return lobby_view(model) | {"online": self.online_players()}
 
-    def _new_blobs(self, peer: Peer, model: RoomModel) -> dict[str, Any] | None:
+    def _new_blobs(self, stay: _Stay, peer: Peer, model: RoomModel) -> dict[str, Any] | None:
         """The game's blobs this seat may see and this connection does not have yet."""
         if game_part(model.game, "blobs") is None:
             return None
-        sent = self._sent_blobs.setdefault(peer, set())
-        fresh = game_blobs(model, peer.player, sent)
-        sent.update(fresh)
+        fresh = game_blobs(model, peer.player, stay.blobs)
+        stay.blobs.update(fresh)
         return fresh or None

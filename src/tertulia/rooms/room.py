@@ -19,14 +19,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, KeysView
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import msgspec
 
 from ..games.base import RuleError
-from ..protocol import Ack, Check, ClientMessage, Notice, ServerMessage
+from ..protocol import Ack, Check, ClientMessage, Notice, ServerMessage, Sync
 from ..store import Store
 from .clocks import Clocks
 from .commands import record_for
@@ -146,7 +146,7 @@ class Room:
         return self.model.code
 
     @property
-    def peers(self) -> set[Peer]:
+    def peers(self) -> KeysView[Peer]:
         return self.fanout.peers
 
     # ------------------------------------------------------------------ life
@@ -332,6 +332,13 @@ class Room:
         try:
             if isinstance(message, Check):
                 check_move(self.model, peer.player, message.action, self.clock())
+                peer.send(Ack(message.id))
+                self._observe(item, None)
+                return None
+            if isinstance(message, Sync):  # a client whose picture does not fit a patch
+                if peer not in self.peers:
+                    raise RuleError("room.not_in", "You are not in this room.")
+                peer.send(self.fanout.update_for(peer, self.model, self.version))
                 peer.send(Ack(message.id))
                 self._observe(item, None)
                 return None

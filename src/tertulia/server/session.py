@@ -50,6 +50,7 @@ _ROOM_MESSAGES = (
     p.Kick,
     p.StartMatch,
     p.Rematch,
+    p.Sync,
 )
 
 

@@ -7,6 +7,7 @@ import msgspec
 from haiclue_driver import Match
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from patched_views import PatchedViews
 
 from tertulia.games import base
 from tertulia.games.base import RuleError, Timeout
@@ -94,6 +95,10 @@ def _secrets_hold(match: Match) -> None:
 @given(count=st.integers(min_value=2, max_value=12), seed=st.integers(0, 2**32), data=st.data())
 def test_random_games_keep_scores_secrets_and_replays(count, seed, data):
     match = Match(count, seed=seed, clue_seconds=90, guess_seconds=30)
+    # "applying every patch to the first view gives exactly the full view at every version"
+    onlookers = [*match.ids, None]
+    pictures = PatchedViews(lambda who: view(match.state, who))
+    pictures.follow(onlookers)
     for _ in range(data.draw(st.integers(min_value=10, max_value=150))):
         if match.phase is Phase.ENDED:
             break
@@ -123,6 +128,7 @@ def test_random_games_keep_scores_secrets_and_replays(count, seed, data):
             assert match.state == before
             continue
         _secrets_hold(match)
+        pictures.follow(onlookers)
         # Scores are exactly what the scored clues gave.
         results = [r for rnd in match.state.history for r in rnd] + list(match.state.results)
         if match.state.cooperative:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from patched_views import PatchedViews
 from pinto_driver import DOODLE, Match
 
 from tertulia.games import base
@@ -52,6 +53,10 @@ def _secrets_hold(match: Match) -> None:
 @given(count=st.integers(3, 8), seed=st.integers(0, 2**32), data=st.data())
 def test_random_games_score_by_the_formula_keep_secrets_and_replay(count, seed, data):
     match = Match(count, seed=seed, rounds=2, drawing_seconds=300, judging_seconds=60)
+    # "applying every patch to the first view gives exactly the full view at every version"
+    onlookers = [p.id for p in match.state.players] + [None]
+    pictures = PatchedViews(lambda who: view(match.state, who))
+    pictures.follow(onlookers)
     for step in range(data.draw(st.integers(20, 200))):
         if match.phase is Phase.ENDED:
             break
@@ -92,6 +97,7 @@ def test_random_games_score_by_the_formula_keep_secrets_and_replay(count, seed, 
             assert match.state == before
             continue
         _secrets_hold(match)
+        pictures.follow(onlookers)
         changed = views_changed_by(seat, action)
         if changed is not None:  # the hook's claim: every other seat sees exactly the same
             for other, seen in seen_before.items():

@@ -16,6 +16,7 @@ from __future__ import annotations
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from patched_views import PatchedViews
 from pitacor_driver import Match
 
 from tertulia.games import base
@@ -125,6 +126,9 @@ def _assert_no_secrets(match: Match) -> None:
 def test_random_matches_keep_every_promise(count, seed, options, data):
     match = Match(count, seed=seed, **options)
     exact = match.state.settings.exact_points
+    # "applying every patch to the first view gives exactly the full view at every version"
+    pictures = PatchedViews(lambda who: view(match.state, who))
+    pictures.follow([m.id for m in match.state.members] + ["late1", None])
     for _ in range(data.draw(st.integers(min_value=20, max_value=120))):
         seat, action = _moves(match, data)
         before = match.state
@@ -137,6 +141,7 @@ def test_random_matches_keep_every_promise(count, seed, options, data):
         except RuleError:
             assert match.state == snapshot == before  # refused: nothing changed
             continue
+        pictures.follow(onlookers)
         changed = views_changed_by(seat, action)
         if changed is not None:
             for who in onlookers:

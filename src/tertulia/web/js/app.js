@@ -4,6 +4,7 @@
 // Screens get `app`, the small shared context below, and return {unmount()}.
 
 import { Connection } from "./connection.js";
+import { applyPatch } from "./patch.js";
 import { label, replace, retranslate, setText, tx } from "./dom.js";
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
@@ -122,6 +123,44 @@ app.conn.on("room", (message) => {
   else if (!sameRoom) app.chat = [];
   app.emit("room", message);
   if (Array.isArray(message.chat)) app.emit("chat_history", app.chat);
+});
+
+// After the first whole picture, the server sends what changed: a `patch` from the picture of
+// the push numbered `base` (docs/protocol.md). One that does not fit what this tab holds (a
+// push went missing) is dropped, and the whole picture asked for again.
+let syncing = false;
+
+function resync() {
+  if (syncing) return;
+  syncing = true;
+  app.conn
+    .request("sync")
+    .catch(() => {}) // offline or out of the room: the next join brings the whole picture
+    .finally(() => {
+      syncing = false;
+    });
+}
+
+app.conn.on("patch", (message) => {
+  const current = app.push;
+  if (!current || current.room.code !== message.code) return; // a late one from the last room
+  if (message.version <= current.version) return; // old news
+  if (message.base !== current.version) {
+    resync();
+    return;
+  }
+  let room;
+  let view;
+  try {
+    room = applyPatch(current.room, message.room);
+    view = applyPatch(current.view, message.view);
+  } catch (err) {
+    console.warn("a patch that does not fit", err);
+    resync();
+    return;
+  }
+  const whole = { type: "room", version: message.version, room, view, events: message.events };
+  app.conn.emit("room", { ...whole, chat: null, blobs: message.blobs || null });
 });
 
 app.conn.on("chat", (message) => {

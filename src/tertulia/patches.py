@@ -1,0 +1,155 @@
+"""JSON Patch (RFC 6902), the subset pushes need: ``diff`` on the server, ``apply`` in the
+Python client (``web/js/patch.js`` is the browser's).
+
+Why JSON Patch and not JSON Merge Patch (RFC 7386): a merge patch cannot set a value to null
+(null means "remove the key"), and our views say null often (no deadline, no winner yet); and
+it replaces a changed list whole, where our lists mostly grow at the end (markers, clues,
+rounds), which ``add`` at ``/-`` says in a few bytes. Why not a stream of game events: the
+client would have to know each game's rules to apply them, and the browser holds no rule.
+
+``diff`` makes ``replace``, ``add`` and ``remove`` operations only (no ``move``, ``copy`` or
+``test``); paths are JSON Pointers (RFC 6901). Lists are compared index by index when their
+length stays, extended with ``add`` at ``/-`` when the old list is the start of the new one,
+and replaced whole otherwise. The result is exact, key order included (a client that walks
+an object shows its entries in that order): an object whose keys would come out in another
+order is replaced whole.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Patch = list[dict[str, Any]]
+
+
+def diff(old: Any, new: Any) -> Patch:
+    """The operations that turn ``old`` into ``new`` (both JSON-like: dict, list, str, int,
+    float, bool, None); ``[]`` when they are the same."""
+    ops: Patch = []
+    _diff(old, new, "", ops)
+    return ops
+
+
+def _same(old: Any, new: Any) -> bool:
+    # JSON tells true from 1 and 1.0 from 1; Python's == does not.
+    return type(old) is type(new) and old == new
+
+
+def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
+    if type(old) is dict and type(new) is dict:
+        if old == new and _same_leaf_types(old, new) and list(old) == list(new):
+            return
+        if not _order_kept(old, new):  # key order matters to a client walking the object
+            ops.append({"op": "replace", "path": path, "value": new})
+            return
+        for key in old:
+            if key not in new:
+                ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+        for key, value in new.items():
+            where = f"{path}/{_escape(key)}"
+            if key not in old:
+                ops.append({"op": "add", "path": where, "value": value})
+            else:
+                _diff(old[key], value, where, ops)
+        return
+    if type(old) is list and type(new) is list:
+        if old == new and _same_leaf_types(old, new):
+            return
+        if len(old) == len(new):
+            for index, (was, now) in enumerate(zip(old, new, strict=True)):
+                _diff(was, now, f"{path}/{index}", ops)
+            return
+        start = new[: len(old)]
+        if len(new) > len(old) and start == old and _same_leaf_types(old, start):
+            ops.extend({"op": "add", "path": f"{path}/-", "value": v} for v in new[len(old) :])
+            return
+        ops.append({"op": "replace", "path": path, "value": new})
+        return
+    if not _same(old, new):
+        ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _order_kept(old: dict, new: dict) -> bool:
+    """Whether patching ``old`` gives ``new``'s key order: the keys both have in the same
+    order, and the new ones after them (an ``add`` puts a key last)."""
+    kept = [key for key in new if key in old]
+    if kept != [key for key in old if key in new]:
+        return False
+    return all(key in old for key in list(new)[: len(kept)])
+
+
+def _same_leaf_types(old: Any, new: Any) -> bool:
+    """Whether two values that compare equal also have the same types everywhere (``==``
+    holds for ``{"a": 1}`` and ``{"a": True}``). Only walked when they compare equal, which is
+    the common case of an unchanged part; a scalar check first keeps it cheap."""
+    if type(old) is not type(new):
+        return False
+    if type(old) is dict:
+        return all(_same_leaf_types(v, new[k]) for k, v in old.items())
+    if type(old) is list:
+        return all(_same_leaf_types(a, b) for a, b in zip(old, new, strict=True))
+    return True
+
+
+def apply(document: Any, ops: Patch) -> Any:
+    """``document`` with ``ops`` applied; the parts the operations touch are copied, the rest
+    is shared with ``document`` (which is left as it was). Raises ``ValueError`` for an
+    operation that does not fit the document."""
+    for op in ops:
+        document = _apply_one(document, op["op"], _pointer(op["path"]), op.get("value"))
+    return document
+
+
+def _apply_one(node: Any, op: str, keys: list[str], value: Any) -> Any:
+    if not keys:
+        if op == "remove":
+            raise ValueError("cannot remove the whole document")
+        return value
+    key, rest = keys[0], keys[1:]
+    if type(node) is dict:
+        copy = dict(node)
+        if rest:
+            if key not in copy:
+                raise ValueError(f"no member {key!r}")
+            copy[key] = _apply_one(copy[key], op, rest, value)
+        elif op == "remove":
+            if key not in copy:
+                raise ValueError(f"no member {key!r} to remove")
+            del copy[key]
+        else:
+            copy[key] = value
+        return copy
+    if type(node) is list:
+        copy = list(node)
+        if key == "-" and not rest and op == "add":
+            copy.append(value)
+            return copy
+        index = _index(key, len(copy) + (1 if op == "add" and not rest else 0))
+        if rest:
+            copy[index] = _apply_one(copy[index], op, rest, value)
+        elif op == "remove":
+            del copy[index]
+        elif op == "add":
+            copy.insert(index, value)
+        else:
+            copy[index] = value
+        return copy
+    raise ValueError(f"cannot go into {type(node).__name__} at {key!r}")
+
+
+def _index(key: str, size: int) -> int:
+    if not key.isdigit() or (len(key) > 1 and key[0] == "0") or int(key) >= size:
+        raise ValueError(f"no index {key!r}")
+    return int(key)
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1") if ("~" in key or "/" in key) else key
+
+
+def _pointer(path: str) -> list[str]:
+    if path == "":
+        return []
+    if not path.startswith("/"):
+        raise ValueError(f"a JSON Pointer starts with '/': {path!r}")
+    return [part.replace("~1", "/").replace("~0", "~") for part in path[1:].split("/")]
