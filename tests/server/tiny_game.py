@@ -30,9 +30,7 @@ class Add(base.Action, tag="add"):
     amount: int
 
 
-Action = (
-    Add | base.Timeout | base.Join | base.Drop | base.Return | base.Leave | base.Host | base.Extend
-)
+Action = Add | base.SystemAction
 
 
 class State(msgspec.Struct):

@@ -10,7 +10,7 @@ Shape of a game module (see ``games/pitacor`` for the first one)::
 
     NAME, MIN_PLAYERS, MAX_PLAYERS
     Settings                      msgspec Struct; every field has a default and bounds
-    Action                        tagged union of the game's actions plus the system ones below
+    Action                        tagged union: the game's actions | SystemAction (the room's)
     start(settings, players, seed, now, *, public) -> State
     apply(state, seat, action, now) -> (State, list[Event])
     deadline(state) -> float | None
@@ -128,7 +128,9 @@ class Extend(Action, tag="extend"):
     until: float
 
 
-SYSTEM_ACTIONS: tuple[type[Action], ...] = (Timeout, Join, Drop, Return, Leave, Host, Extend)
+# The room's actions: a game's ``Action`` union is its own actions ``| SystemAction``.
+SystemAction = Timeout | Join | Drop | Return | Leave | Host | Extend
+SYSTEM_ACTIONS: tuple[type[Action], ...] = typing.get_args(SystemAction)
 
 
 # --------------------------------------------------------------------------- events, outcome

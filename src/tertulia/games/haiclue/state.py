@@ -6,7 +6,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Drop, Extend, Host, Join, Leave, Outcome, Return, Rng, Timeout
+from ..base import Action, Outcome, Rng, SystemAction
 from .settings import Settings
 
 
@@ -64,7 +64,7 @@ class Ready(Action, tag="ready"):
     """Done looking at a clue's result."""
 
 
-HaiclueAction = SubmitClue | Guess | Ready | Timeout | Join | Drop | Return | Leave | Host | Extend
+HaiclueAction = SubmitClue | Guess | Ready | SystemAction
 
 
 # ---------------------------------------------------------------------------- state

@@ -6,7 +6,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Drop, Extend, Host, Join, Leave, Outcome, Return, Rng, Timeout
+from ..base import Action, Outcome, Rng, SystemAction
 from .drawing import Stroke
 from .judging import Mark
 from .settings import Settings
@@ -81,13 +81,7 @@ PintoAction = (
     | VoidDrawing
     | Judge
     | ConfirmMarks
-    | Timeout
-    | Join
-    | Drop
-    | Return
-    | Leave
-    | Host
-    | Extend
+    | SystemAction
 )
 
 

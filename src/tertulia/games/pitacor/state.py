@@ -10,7 +10,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Drop, Extend, Host, Join, Leave, Outcome, Return, Rng, Timeout
+from ..base import Action, Outcome, Rng, SystemAction
 from .settings import Settings
 
 
@@ -70,21 +70,7 @@ class NextRound(Action, tag="next_round"):
 
 
 # Everything ``apply`` accepts; the room decodes client messages with this union.
-PitacorAction = (
-    ChooseTarget
-    | GiveClue
-    | PassClue
-    | SelectCell
-    | Confirm
-    | NextRound
-    | Timeout
-    | Join
-    | Drop
-    | Return
-    | Leave
-    | Host
-    | Extend
-)
+PitacorAction = ChooseTarget | GiveClue | PassClue | SelectCell | Confirm | NextRound | SystemAction
 
 
 # ---------------------------------------------------------------------------- state
