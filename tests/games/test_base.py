@@ -63,6 +63,19 @@ def test_a_winner_named_by_the_rules_stands_first():
     assert not ranking[1].winner
 
 
+def test_a_tiebreak_orders_equal_scores_and_only_a_tie_in_both_is_shared():
+    ranking = rank(
+        [("a", "Ana", 5), ("b", "Bo", 5), ("c", "Cy", 5), ("d", "Di", 2)],
+        tiebreak={"a": 1, "b": 3, "c": 3, "d": 9},
+    )
+    assert [(p.seat, p.place, p.winner) for p in ranking] == [
+        ("b", 1, True),
+        ("c", 1, True),
+        ("a", 3, False),
+        ("d", 4, False),
+    ]
+
+
 def test_rule_error_carries_code_message_and_params():
     error = RuleError("clue.color_name", "'reddish' is a form of a colour name.", word="reddish")
     assert error.as_dict() == {

@@ -171,21 +171,31 @@ class Player(msgspec.Struct, frozen=True):
 
 
 def rank(
-    scores: Iterable[tuple[str, str, int]], winners: Iterable[str] | None = None
+    scores: Iterable[tuple[str, str, int]],
+    winners: Iterable[str] | None = None,
+    *,
+    tiebreak: Mapping[str, int] | None = None,
 ) -> list[Placing]:
     """Rank ``(seat, nickname, score)`` rows, best first, with shared places for equal scores.
 
     ``winners`` names the winning seats when the rules decide them otherwise (a game won on
     the spot); by default everyone with the top score wins, so a tie is a shared victory.
+    ``tiebreak`` (seat → number, higher first) orders equal scores: only players equal in
+    both share a place (Pintó: the most points in a single round).
     """
-    rows = sorted(scores, key=lambda row: -row[2])
+
+    def key(row: tuple[str, str, int]) -> tuple[int, int]:
+        return row[2], tiebreak[row[0]] if tiebreak is not None else 0
+
+    rows = sorted(scores, key=key, reverse=True)  # (stable: equal rows keep their order)
     chosen = set(winners) if winners is not None else None
-    top = rows[0][2] if rows else 0
+    top = key(rows[0]) if rows else None
     placings: list[Placing] = []
-    for index, (seat, nickname, score) in enumerate(rows):
-        same_as_previous = index > 0 and rows[index - 1][2] == score
+    for index, row in enumerate(rows):
+        seat, nickname, score = row
+        same_as_previous = index > 0 and key(rows[index - 1]) == key(row)
         place = placings[-1].place if same_as_previous else index + 1
-        winner = seat in chosen if chosen is not None else score == top
+        winner = seat in chosen if chosen is not None else key(row) == top
         placings.append(Placing(seat, nickname, score, place, winner))
     if chosen is not None:
         # A winner decided by the rules stands first even if someone later drew level.

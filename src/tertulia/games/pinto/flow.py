@@ -173,19 +173,9 @@ def end_match(state: State, reason: str, events: list[Event]) -> None:
 
 
 def ranking(state: State) -> list[base.Placing]:
-    def best(player: Seat) -> int:
-        return max(player.round_scores, default=0)
-
-    rows = sorted(state.players, key=lambda p: (-p.score, -best(p)))
-    placings: list[base.Placing] = []
-    for index, player in enumerate(rows):
-        tied = index > 0 and (rows[index - 1].score, best(rows[index - 1])) == (
-            player.score,
-            best(player),
-        )
-        place = placings[-1].place if tied else index + 1
-        placings.append(base.Placing(player.id, player.nickname, player.score, place, place == 1))
-    return placings
+    """Most points first; equal points: the best single round first; equal in both: shared."""
+    rows = [(p.id, p.nickname, p.score) for p in state.players]
+    return base.rank(rows, tiebreak={p.id: max(p.round_scores, default=0) for p in state.players})
 
 
 def set_clock(state: State, clock: Clock, seconds: float, now: float) -> None:
