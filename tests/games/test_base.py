@@ -1,16 +1,24 @@
-"""The game contract's shared tools: seeded randomness, ranking, copying, settings schema."""
+"""The game contract's shared tools: seeded randomness, ranking, copying, settings schema,
+players coming and going, and the fields of a game's state they rely on."""
 
 from __future__ import annotations
+
+import enum
+import importlib
+import typing
 
 import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tertulia.games import GAMES
+from tertulia.games import GAMES, base
 from tertulia.games.base import (
+    Drop,
     Extend,
+    Leave,
     Player,
+    Return,
     Rng,
     RuleError,
     clone,
@@ -167,3 +175,59 @@ def test_only_the_room_may_extend_a_clock(game):
     with pytest.raises(RuleError) as refused:
         module.apply(state, "p0", Extend(2000.0), 1005.0)
     assert refused.value.code == "action.room_only"
+
+
+def _seats(module) -> base.Seating:
+    return importlib.import_module(f"{module.__name__}.rules").SEATS
+
+
+def _assert_fields(cls: type, protocol: type) -> None:
+    """``cls`` declares every field ``protocol`` names, with its type (what a type checker
+    would verify; ``Any`` and the read-only ``phase`` are checked by the caller)."""
+    have = typing.get_type_hints(cls)
+    for name, wanted in typing.get_type_hints(protocol).items():
+        assert name in have, f"{cls.__qualname__} has no {name}"
+        if wanted is not typing.Any:
+            assert have[name] == wanted, f"{cls.__qualname__}.{name}: {have[name]}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_games_state_and_players_have_the_fields_the_shared_tools_use(game):
+    module, state = _started(game)
+    seats = _seats(module)
+    _assert_fields(type(state), base.TimedState)
+    _assert_fields(type(seats.players(state)[0]), base.Scored)
+    phase = typing.get_type_hints(type(state))["phase"]
+    assert issubclass(phase, enum.Enum) and seats.ended in phase
+    assert type(state.clock)["NONE"] is not None  # set_clock and finish_match stop it so
+    assert seats.find(state, "p0") is seats.players(state)[0] and seats.find(state, None) is None
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("action", [Drop, Return, Leave])
+def test_a_room_action_naming_a_seat_the_match_never_had_is_refused(game, action):
+    module, state = _started(game)
+    with pytest.raises(RuleError) as refused:
+        module.apply(state, None, action("ghost"), 1001.0)
+    assert refused.value.code == "seat.unknown"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_dropping_twice_or_coming_back_when_here_is_no_news(game):
+    module, state = _started(game)
+    assert module.apply(state, None, Return("p1"), 1001.0)[1] == []
+    state, events = module.apply(state, None, Drop("p1"), 1001.0)
+    assert events[0].kind == "player.dropped"
+    assert "player.dropped" not in [
+        e.kind for e in module.apply(state, None, Drop("p1"), 1002.0)[1]
+    ]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_leave_that_leaves_too_few_players_ends_the_match(game):
+    module, state = _started(game)  # as few players as the game takes
+    state, events = module.apply(state, None, Leave("p0"), 1001.0)
+    assert [e.kind for e in events] == ["player.left", "match.ended"]
+    assert module.outcome(state).reason == "too_few_players" and module.deadline(state) is None
+    later = module.apply(state, None, Leave("p1"), 1002.0)[1]  # over already: just told
+    assert [e.kind for e in later] == ["player.left"]
