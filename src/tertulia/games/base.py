@@ -46,8 +46,9 @@ is the smallest example):
   (reason ``TOO_FEW_PLAYERS``), and return the player, or None when there is nothing more to
   do. The game's handler then does what its own rules say: where a joiner fits, whose turn
   passes, who is no longer waited for. A game that refuses latecomers raises its own code.
-- ``set_clock``, ``finish_match``, ``deadline``, ``outcome``, ``ignore``, ``rank``: the
-  clock, the end, and a room action a game has no use for, the same in every game.
+- ``set_clock``, ``finish_match``, ``deadline``, ``outcome``, ``ignore``, ``rank``,
+  ``seat_view``, ``you``: the clock, the end, a room action a game has no use for, and the
+  views' common parts, the same in every game.
 
 The fields these tools read and write are typed protocols that a game's types satisfy
 structurally (a type checker can verify it; ``tests/games/test_base.py`` checks each game's
@@ -291,7 +292,7 @@ class Seat(Protocol):
 
 
 class Scored(Seat, Protocol):
-    """A player of a game that keeps scores."""
+    """A player of a game that keeps scores (``seat_view`` shows it)."""
 
     score: int
 
@@ -443,6 +444,25 @@ def outcome(state: MatchState) -> Outcome | None:
 
 def ignore(state: Any, seat: str | None, action: Action, now: float, events: list[Event]) -> None:
     """The handler of a room action a game has no use for (``Host``, in most games)."""
+
+
+def seat_view(player: Scored) -> dict[str, Any]:
+    """A player as every game's view lists them; the game adds its own keys after these."""
+    return {
+        "id": player.id,
+        "nickname": player.nickname,
+        "score": player.score,
+        "online": player.online,
+        "left": player.left,
+    }
+
+
+def you(
+    seat: str | None, role: str = "spectator", may_chat: bool = True, to_do: str | None = None
+) -> dict[str, Any]:
+    """A view's ``you``: the seat's role, and what it is expected to do now (an i18n key
+    suffix), if anything. By default, a spectator's."""
+    return {"seat": seat, "role": role, "may_chat": may_chat, "to_do": to_do}
 
 
 # --------------------------------------------------------------------------- randomness
