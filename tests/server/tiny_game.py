@@ -42,19 +42,10 @@ class Phase(enum.Enum):
     ENDED = "ended"
 
 
-class Seat(msgspec.Struct):
-    """A player: the fields ``base.Seat`` names, nothing more."""
-
-    id: str
-    nickname: str
-    online: bool = True
-    left: bool = False
-
-
 class State(msgspec.Struct):
     settings: Settings
     rng: Rng
-    seats: list[Seat]
+    seats: list[base.SeatedPlayer]  # what every game keeps of a player is all Tiny needs
     secrets: dict[str, str]
     phase: Phase = Phase.PLAYING
     turn: int = 0
@@ -72,7 +63,7 @@ def start(settings: Settings, players: list[Player], seed: int, now: float, *, p
     base.require_players(len(players), "Tiny", MIN_PLAYERS, MAX_PLAYERS)
     rng = Rng.from_seed(seed)
     secrets = {p.id: rng.choice(SECRETS) for p in players}
-    state = State(settings, rng, [Seat(p.id, p.nickname) for p in players], secrets)
+    state = State(settings, rng, [base.SeatedPlayer(p.id, p.nickname) for p in players], secrets)
     _clock(state, now)
     return state
 
@@ -137,7 +128,7 @@ def _finish(state: State, reason: str, events: list[Event]) -> None:
     events.append(Event("match.ended", {"winners": [state.winner]}))
 
 
-SEATS: base.Seating[State, Seat] = base.Seating(
+SEATS: base.Seating[State, base.SeatedPlayer] = base.Seating(
     lambda state: state.seats, MIN_PLAYERS, MAX_PLAYERS, Phase.ENDED, end_match
 )
 PHASE_ACTIONS = {Phase.PLAYING: frozenset({Add}), Phase.ENDED: frozenset()}

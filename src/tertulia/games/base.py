@@ -62,7 +62,8 @@ annotations):
   ``end_reason`` (``str``);
 - a player, ``Seat``: ``id`` and ``nickname`` (``str``), ``online`` (connected now: ``Drop``
   clears it, ``Return`` sets it) and ``left`` (gone for good: still listed with their score,
-  but playing no more and not counted); ``Scored`` adds ``score`` (``int``).
+  but playing no more and not counted); ``Scored`` adds ``score`` (``int``). A game's player
+  type extends ``SeatedPlayer``, which has these five, with its own fields.
 
 A player is found by ``Seating.find(state, seat)``: the one in the state's list whose ``id``
 is the seat, also after they have left (None: a spectator, or the room). ``apply_with`` lets
@@ -295,6 +296,17 @@ class Scored(Seat, Protocol):
     """A player of a game that keeps scores (``seat_view`` shows it)."""
 
     score: int
+
+
+class SeatedPlayer(msgspec.Struct):
+    """``Scored`` as a struct: the fields every game keeps for a player, which a game's own
+    player type extends with what its rules need (Pitacor: the round they play from)."""
+
+    id: str
+    nickname: str
+    score: int = 0
+    online: bool = True
+    left: bool = False
 
 
 M = TypeVar("M", bound=MatchState)

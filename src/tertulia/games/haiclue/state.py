@@ -6,7 +6,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Outcome, Rng, SystemAction
+from ..base import Action, Outcome, Rng, SeatedPlayer, SystemAction
 from .settings import Settings
 
 
@@ -70,12 +70,8 @@ HaiclueAction = SubmitClue | Guess | Ready | SystemAction
 # ---------------------------------------------------------------------------- state
 
 
-class Player(msgspec.Struct):
-    id: str
-    nickname: str
-    score: int = 0
-    online: bool = True
-    left: bool = False
+class Player(SeatedPlayer):
+    """A player: the fields every game keeps are all Haiclue needs."""
 
 
 class ClueResult(msgspec.Struct):

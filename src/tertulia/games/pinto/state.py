@@ -6,7 +6,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Outcome, Rng, SystemAction
+from ..base import Action, Outcome, Rng, SeatedPlayer, SystemAction
 from .drawing import Stroke
 from .judging import Mark
 from .settings import Settings
@@ -88,13 +88,8 @@ PintoAction = (
 # ---------------------------------------------------------------------------- state
 
 
-class Player(msgspec.Struct):
-    id: str
-    nickname: str
-    score: int = 0
-    online: bool = True
-    left: bool = False
-    round_scores: list[int] = []  # points won in each round, for the tie-break
+class Player(SeatedPlayer):
+    round_scores: list[int] = msgspec.field(default_factory=list)  # each round's: the tie-break
 
 
 class Work(msgspec.Struct):

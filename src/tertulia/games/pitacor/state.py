@@ -10,7 +10,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Outcome, Rng, SystemAction
+from ..base import Action, Outcome, Rng, SeatedPlayer, SystemAction
 from .settings import Settings
 
 
@@ -76,14 +76,9 @@ PitacorAction = ChooseTarget | GiveClue | PassClue | SelectCell | Confirm | Next
 # ---------------------------------------------------------------------------- state
 
 
-class Member(msgspec.Struct):
+class Member(SeatedPlayer):
     """A player of the match, in lobby order (late joiners at the end)."""
 
-    id: str
-    nickname: str
-    score: int = 0
-    online: bool = True
-    left: bool = False
     # "you play from the next round": the first round this player guesses in.
     plays_from: int = 1
     turns_given: int = 0
