@@ -346,7 +346,10 @@ class Seating(Generic[M, P]):
     def find(self, state: M, seat: str | None) -> P | None:
         """The player whose id is ``seat``, also after they left; None if the match never had
         them (a spectator, or the room itself)."""
-        return next((p for p in self.players(state) if p.id == seat), None)
+        for player in self.players(state):  # (a loop: the quickest way, on every move)
+            if player.id == seat:
+                return player
+        return None
 
     def known(self, state: M, seat: str) -> P:
         """The player a room action names; ``seat.unknown`` if the match never had them."""
@@ -458,14 +461,15 @@ def ignore(state: Any, seat: str | None, action: Action, now: float, events: lis
     """The handler of a room action a game has no use for (``Host``, in most games)."""
 
 
-def seat_view(player: Scored) -> dict[str, Any]:
-    """A player as every game's view lists them; the game adds its own keys after these."""
+def seat_view(player: Scored, **more: Any) -> dict[str, Any]:
+    """A player as every game's view lists them, then the game's own keys (``more``)."""
     return {
         "id": player.id,
         "nickname": player.nickname,
         "score": player.score,
         "online": player.online,
         "left": player.left,
+        **more,
     }
 
 

@@ -31,7 +31,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             {"colour": c.value, "symbol": SYMBOLS[c], "word": word, "left": len(stack)}
             for c, word, stack in zip(COLOURS, target_words(state), state.stacks, strict=True)
         ],
-        "players": [{**base.seat_view(p), "finished": p.id in state.clues} for p in state.players],
+        "players": [base.seat_view(p, finished=p.id in state.clues) for p in state.players],
         "team_score": state.team_score,
         "team_goal": COOP_GOAL,
         "team_perfect": COOP_PERFECT,

@@ -92,11 +92,7 @@ def _player(state: State, seat: str) -> dict[str, Any]:
             "of": len(others),
             "done": is_done(state, seat),
         }
-    return {
-        **base.seat_view(player),
-        "round_scores": list(player.round_scores),
-        "progress": progress,
-    }
+    return base.seat_view(player, round_scores=list(player.round_scores), progress=progress)
 
 
 def _stroke(stroke) -> dict[str, Any]:

@@ -125,7 +125,7 @@ def static_data() -> dict[str, Any]:
 
 
 def _player(member: Member) -> dict[str, Any]:
-    return {**base.seat_view(member), "plays_from": member.plays_from}
+    return base.seat_view(member, plays_from=member.plays_from)
 
 
 def _candidates(state: State) -> list[dict[str, str]]:
