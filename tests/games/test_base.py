@@ -1,17 +1,25 @@
-"""The game contract's shared tools: seeded randomness, ranking, copying, settings schema."""
+"""The game contract's shared tools: seeded randomness, ranking, copying, settings schema,
+players coming and going, and the fields of a game's state they rely on."""
 
 from __future__ import annotations
+
+import enum
+import importlib
+import typing
 
 import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tertulia.games import GAMES
+from tertulia.games import GAMES, base
 from tertulia.games.base import (
+    Drop,
     Extend,
     Join,
+    Leave,
     Player,
+    Return,
     Rng,
     RuleError,
     Timeout,
@@ -64,6 +72,19 @@ def test_a_winner_named_by_the_rules_stands_first():
     ranking = rank([("a", "Ana", 25), ("b", "Bo", 26)], winners=["a"])
     assert ranking[0].seat == "a" and ranking[0].winner
     assert not ranking[1].winner
+
+
+def test_a_tiebreak_orders_equal_scores_and_only_a_tie_in_both_is_shared():
+    ranking = rank(
+        [("a", "Ana", 5), ("b", "Bo", 5), ("c", "Cy", 5), ("d", "Di", 2)],
+        tiebreak={"a": 1, "b": 3, "c": 3, "d": 9},
+    )
+    assert [(p.seat, p.place, p.winner) for p in ranking] == [
+        ("b", 1, True),
+        ("c", 1, True),
+        ("a", 3, False),
+        ("d", 4, False),
+    ]
 
 
 def test_rule_error_carries_code_message_and_params():
@@ -163,4 +184,60 @@ def test_a_game_judges_text_only_in_actions_it_handles():
     """``apply_with(judging=...)`` names handlers that take ``judge_text``; naming an action
     the game does not handle is a mistake caught at import, not on the first replay."""
     with pytest.raises(ValueError, match="judging"):
-        apply_with({Timeout: lambda *args: None}, {}, None, lambda *args: None, judging={Join})
+        apply_with({Timeout: lambda *args: None}, {}, None, judging={Join})
+
+
+def _seats(module) -> base.Seating:
+    return importlib.import_module(f"{module.__name__}.rules").SEATS
+
+
+def _assert_fields(cls: type, protocol: type) -> None:
+    """``cls`` declares every field ``protocol`` names, with its type (what a type checker
+    would verify; ``Any`` and the read-only ``phase`` are checked by the caller)."""
+    have = typing.get_type_hints(cls)
+    for name, wanted in typing.get_type_hints(protocol).items():
+        assert name in have, f"{cls.__qualname__} has no {name}"
+        if wanted is not typing.Any:
+            assert have[name] == wanted, f"{cls.__qualname__}.{name}: {have[name]}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_games_state_and_players_have_the_fields_the_shared_tools_use(game):
+    module, state = _started(game)
+    seats = _seats(module)
+    _assert_fields(type(state), base.TimedState)
+    _assert_fields(type(seats.players(state)[0]), base.Scored)
+    phase = typing.get_type_hints(type(state))["phase"]
+    assert issubclass(phase, enum.Enum) and seats.ended in phase
+    assert type(state.clock)["NONE"] is not None  # set_clock and finish_match stop it so
+    assert seats.find(state, "p0") is seats.players(state)[0] and seats.find(state, None) is None
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("action", [Drop, Return, Leave])
+def test_a_room_action_naming_a_seat_the_match_never_had_is_refused(game, action):
+    module, state = _started(game)
+    with pytest.raises(RuleError) as refused:
+        module.apply(state, None, action("ghost"), 1001.0)
+    assert refused.value.code == "seat.unknown"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_dropping_twice_or_coming_back_when_here_is_no_news(game):
+    module, state = _started(game)
+    assert module.apply(state, None, Return("p1"), 1001.0)[1] == []
+    state, events = module.apply(state, None, Drop("p1"), 1001.0)
+    assert events[0].kind == "player.dropped"
+    assert "player.dropped" not in [
+        e.kind for e in module.apply(state, None, Drop("p1"), 1002.0)[1]
+    ]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_leave_that_leaves_too_few_players_ends_the_match(game):
+    module, state = _started(game)  # as few players as the game takes
+    state, events = module.apply(state, None, Leave("p0"), 1001.0)
+    assert [e.kind for e in events] == ["player.left", "match.ended"]
+    assert module.outcome(state).reason == "too_few_players" and module.deadline(state) is None
+    later = module.apply(state, None, Leave("p1"), 1002.0)[1]  # over already: just told
+    assert [e.kind for e in later] == ["player.left"]

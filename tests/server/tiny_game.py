@@ -3,11 +3,15 @@
 2–3 players take turns adding 1, 2 or 3 to a shared counter; whoever reaches 10 wins. Each
 player also holds a secret word only they may see, and the player whose turn it is may not
 chat. A turn lasts 30 seconds; on time-out the counter goes up by 1 for them. Late joiners are
-refused, so they become spectators.
+refused, so they become spectators; when a player leaves, the first other player wins.
+
+It is built like the real games (the contract in ``tertulia.games.base``): handlers per action,
+the actions each phase allows, ``Seating`` for players coming and going, and ``apply_with``.
 """
 
 from __future__ import annotations
 
+import enum
 from typing import Annotated
 
 import msgspec
@@ -30,38 +34,36 @@ class Add(base.Action, tag="add"):
     amount: int
 
 
-Action = (
-    Add | base.Timeout | base.Join | base.Drop | base.Return | base.Leave | base.Host | base.Extend
-)
+Action = Add | base.SystemAction
+
+
+class Phase(enum.Enum):
+    PLAYING = "playing"
+    ENDED = "ended"
 
 
 class State(msgspec.Struct):
     settings: Settings
     rng: Rng
-    players: list[str]
-    names: dict[str, str]
+    seats: list[base.SeatedPlayer]  # what every game keeps of a player is all Tiny needs
     secrets: dict[str, str]
-    online: dict[str, bool]
+    phase: Phase = Phase.PLAYING
     turn: int = 0
     counter: int = 0
     deadline: float | None = None
     winner: str | None = None
     outcome: Outcome | None = None
 
+    @property
+    def players(self) -> list[str]:
+        return [s.id for s in self.seats]
+
 
 def start(settings: Settings, players: list[Player], seed: int, now: float, *, public=False):
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError("match.player_count", "2 or 3 players.", min=2, max=3)
+    base.require_players(len(players), "Tiny", MIN_PLAYERS, MAX_PLAYERS)
     rng = Rng.from_seed(seed)
     secrets = {p.id: rng.choice(SECRETS) for p in players}
-    state = State(
-        settings,
-        rng,
-        [p.id for p in players],
-        {p.id: p.nickname for p in players},
-        secrets,
-        {p.id: True for p in players},
-    )
+    state = State(settings, rng, [base.SeatedPlayer(p.id, p.nickname) for p in players], secrets)
     _clock(state, now)
     return state
 
@@ -71,40 +73,16 @@ def _clock(state: State, now: float) -> None:
     state.deadline = now + seconds if seconds and state.winner is None else None
 
 
-def apply(
-    state: State, seat: str | None, action: base.Action, now: float, *, judge_text: bool = True
-):
-    # judge_text: this game has no free text to judge (base.py).
-    if isinstance(action, base.Extend):  # the shared handling, as every game's apply does
-        if seat is not None:
-            raise RuleError(base.ROOM_ONLY, "Room only.")
-        return base.extend(state, action)
-    new = base.clone(state)
-    events: list[Event] = []
-    if state.winner is not None and not isinstance(action, (base.Drop, base.Return, base.Leave)):
-        raise RuleError(base.MATCH_OVER, "Over.")
-    if isinstance(action, Add):
-        if seat not in state.players:
-            raise RuleError(base.NOT_A_PLAYER, "Not playing.")
-        if seat != state.players[state.turn]:
-            raise RuleError(base.NOT_YOUR_TURN, "Not your turn.")
-        if action.amount not in (1, 2, 3):
-            raise RuleError("tiny.amount", "Add 1, 2 or 3.", amount=action.amount)
-        _add(new, seat, action.amount, now, events)
-    elif isinstance(action, base.Timeout):
-        if seat is not None:
-            raise RuleError(base.ROOM_ONLY, "Room only.")
-        if state.deadline is None or now < state.deadline:
-            raise RuleError(base.EARLY_TIMEOUT, "Not yet.")
-        _add(new, state.players[state.turn], 1, now, events)
-    elif isinstance(action, base.Join):
-        raise RuleError("seat.no_joining", "No joining mid-match.")
-    elif isinstance(action, (base.Drop, base.Return)):
-        new.online[action.player] = isinstance(action, base.Return)
-    elif isinstance(action, base.Leave) and action.player in new.players and new.winner is None:
-        new.winner = next(p for p in new.players if p != action.player)
-        _finish(new, events)
-    return new, events
+def add(state: State, seat: str, action: Add, now: float, events: list[Event]) -> None:
+    if seat != state.players[state.turn]:
+        raise RuleError(base.NOT_YOUR_TURN, "Not your turn.")
+    if action.amount not in (1, 2, 3):
+        raise RuleError("tiny.amount", "Add 1, 2 or 3.", amount=action.amount)
+    _add(state, seat, action.amount, now, events)
+
+
+def timeout(state: State, seat: None, action: base.Timeout, now: float, events) -> None:
+    _add(state, state.players[state.turn], 1, now, events)
 
 
 def _add(state: State, seat: str, amount: int, now: float, events: list[Event]) -> None:
@@ -112,21 +90,60 @@ def _add(state: State, seat: str, amount: int, now: float, events: list[Event]) 
     events.append(Event("tiny.added", {"seat": seat, "amount": amount}))
     if state.counter >= state.settings.target:
         state.winner = seat
-        _finish(state, events)
+        _finish(state, "target", events)
     else:
         state.turn = (state.turn + 1) % len(state.players)
     _clock(state, now)
 
 
-def _finish(state: State, events: list[Event]) -> None:
-    rows = [(p, state.names[p], 1 if p == state.winner else 0) for p in state.players]
-    state.outcome = Outcome(base.rank(rows), "target")
+def join(state: State, seat: None, action: base.Join, now: float, events) -> None:
+    raise RuleError("seat.no_joining", "No joining mid-match.")
+
+
+def drop(state: State, seat: None, action: base.Drop, now: float, events) -> None:
+    SEATS.drop(state, action, events)
+
+
+def return_(state: State, seat: None, action: base.Return, now: float, events) -> None:
+    SEATS.return_(state, action, events)
+
+
+def leave(state: State, seat: None, action: base.Leave, now: float, events) -> None:
+    """With one player left ``SEATS.leave`` ends the match (too few); with two, so does Tiny."""
+    if SEATS.leave(state, action, events) is not None:
+        end_match(state, "player_left", events)
+
+
+def end_match(state: State, reason: str, events: list[Event]) -> None:
+    """A player left: the first one still here wins."""
+    state.winner = next(s.id for s in state.seats if not s.left)
+    _finish(state, reason, events)
+
+
+def _finish(state: State, reason: str, events: list[Event]) -> None:
+    rows = [(s.id, s.nickname, 1 if s.id == state.winner else 0) for s in state.seats]
+    state.phase = Phase.ENDED
+    state.outcome = Outcome(base.rank(rows), reason)
     state.deadline = None
     events.append(Event("match.ended", {"winners": [state.winner]}))
 
 
-def deadline(state: State) -> float | None:
-    return state.deadline
+SEATS: base.Seating[State, base.SeatedPlayer] = base.Seating(
+    lambda state: state.seats, MIN_PLAYERS, MAX_PLAYERS, Phase.ENDED, end_match
+)
+PHASE_ACTIONS = {Phase.PLAYING: frozenset({Add}), Phase.ENDED: frozenset()}
+HANDLERS: dict[type, base.Handler] = {
+    Add: add,
+    base.Timeout: timeout,
+    base.Join: join,
+    base.Drop: drop,
+    base.Return: return_,
+    base.Leave: leave,
+    base.Host: base.ignore,
+}
+apply = base.apply_with(HANDLERS, PHASE_ACTIONS, SEATS)
+deadline = base.deadline
+outcome = base.outcome
 
 
 def view(state: State, seat: str | None) -> dict:
@@ -137,7 +154,7 @@ def view(state: State, seat: str | None) -> dict:
         "deadline": state.deadline,
         "winner": state.winner,
         "secret": state.secrets.get(seat) if seat is not None else None,
-        "online": dict(state.online),
+        "online": {s.id: s.online for s in state.seats},
     }
 
 
@@ -149,7 +166,3 @@ def blobs(state: State, seat: str | None, known: frozenset | set = frozenset()) 
 
 def may_chat(state: State, seat: str) -> bool:
     return state.winner is not None or seat != state.players[state.turn]
-
-
-def outcome(state: State) -> Outcome | None:
-    return state.outcome

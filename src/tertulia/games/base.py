@@ -16,7 +16,7 @@ Shape of a game module (see ``games/pitacor`` for the first one)::
 
     NAME, MIN_PLAYERS, MAX_PLAYERS
     Settings                      msgspec Struct; every field has a default and bounds
-    Action                        tagged union of the game's actions plus the system ones below
+    Action                        tagged union: the game's actions | SystemAction (the room's)
     start(settings, players, seed, now, *, public) -> State
     apply(state, seat, action, now, *, judge_text=True) -> (State, list[Event])
     deadline(state) -> float | None
@@ -38,14 +38,52 @@ Shape of a game module (see ``games/pitacor`` for the first one)::
 Seats are the players' public ids (strings). ``seat=None`` in ``apply`` means the room itself:
 timeouts, joins, drops, leaves and clock extensions are ordinary actions sent by the room, so
 they are logged and replayed like any move.
+
+How a game is written with the tools below (every game here is; ``tests/server/tiny_game.py``
+is the smallest example):
+
+- ``apply = apply_with(handlers, phase_actions, SEATS)``: the checks every move passes
+  (``check_and_apply``), then the game's handler for the action on a copy of the state. A
+  handler ``(state, seat, action, now, events)`` changes the copy and appends its events.
+- ``SEATS = Seating(players, min_players, max_players, ended, end_match)``: where the state
+  lists its players, the ended phase, and the game's ``end_match(state, reason, events)``.
+  Its ``join``, ``drop``, ``return_`` and ``leave`` find the seat, refuse with the shared
+  codes, mark the player, tell everyone, end the match when a leave leaves too few players
+  (reason ``TOO_FEW_PLAYERS``), and return the player, or None when there is nothing more to
+  do. The game's handler then does what its own rules say: where a joiner fits, whose turn
+  passes, who is no longer waited for. A game that refuses latecomers raises its own code.
+- ``set_clock``, ``finish_match``, ``deadline``, ``outcome``, ``ignore``, ``rank``,
+  ``seat_view``, ``you``: the clock, the end, a room action a game has no use for, and the
+  views' common parts, the same in every game.
+
+The fields these tools read and write are typed protocols that a game's types satisfy
+structurally (a type checker can verify it; ``tests/games/test_base.py`` checks each game's
+annotations):
+
+- the state, ``MatchState``: ``phase`` (the game's ``Phase`` enum, read only: it picks the
+  actions allowed now, and ``Seating.ended`` is one of its members), ``deadline``
+  (``float | None``: when the room sends a ``Timeout``; ``extend`` moves it) and ``outcome``
+  (``Outcome | None``); ``TimedState``, for ``set_clock`` and ``finish_match``, adds ``clock``
+  (the game's ``Clock`` enum, with a ``NONE`` member: what the deadline is for) and
+  ``end_reason`` (``str``);
+- a player, ``Seat``: ``id`` and ``nickname`` (``str``), ``online`` (connected now: ``Drop``
+  clears it, ``Return`` sets it) and ``left`` (gone for good: still listed with their score,
+  but playing no more and not counted); ``Scored`` adds ``score`` (``int``). A game's player
+  type extends ``SeatedPlayer``, which has these five, with its own fields.
+
+A player is found by ``Seating.find(state, seat)``: the one in the state's list whose ``id``
+is the seat, also after they have left (None: a spectator, or the room). ``apply_with`` lets
+a seat send the game's own actions only if it finds one that has not left.
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
 import msgspec
 
@@ -134,7 +172,9 @@ class Extend(Action, tag="extend"):
     until: float
 
 
-SYSTEM_ACTIONS: tuple[type[Action], ...] = (Timeout, Join, Drop, Return, Leave, Host, Extend)
+# The room's actions: a game's ``Action`` union is its own actions ``| SystemAction``.
+SystemAction = Timeout | Join | Drop | Return | Leave | Host | Extend
+SYSTEM_ACTIONS: tuple[type[Action], ...] = typing.get_args(SystemAction)
 
 
 # --------------------------------------------------------------------------- events, outcome
@@ -175,21 +215,31 @@ class Player(msgspec.Struct, frozen=True):
 
 
 def rank(
-    scores: Iterable[tuple[str, str, int]], winners: Iterable[str] | None = None
+    scores: Iterable[tuple[str, str, int]],
+    winners: Iterable[str] | None = None,
+    *,
+    tiebreak: Mapping[str, int] | None = None,
 ) -> list[Placing]:
     """Rank ``(seat, nickname, score)`` rows, best first, with shared places for equal scores.
 
     ``winners`` names the winning seats when the rules decide them otherwise (a game won on
     the spot); by default everyone with the top score wins, so a tie is a shared victory.
+    ``tiebreak`` (seat → number, higher first) orders equal scores: only players equal in
+    both share a place (Pintó: the most points in a single round).
     """
-    rows = sorted(scores, key=lambda row: -row[2])
+
+    def key(row: tuple[str, str, int]) -> tuple[int, int]:
+        return row[2], tiebreak[row[0]] if tiebreak is not None else 0
+
+    rows = sorted(scores, key=key, reverse=True)  # (stable: equal rows keep their order)
     chosen = set(winners) if winners is not None else None
-    top = rows[0][2] if rows else 0
+    top = key(rows[0]) if rows else None
     placings: list[Placing] = []
-    for index, (seat, nickname, score) in enumerate(rows):
-        same_as_previous = index > 0 and rows[index - 1][2] == score
+    for index, row in enumerate(rows):
+        seat, nickname, score = row
+        same_as_previous = index > 0 and key(rows[index - 1]) == key(row)
         place = placings[-1].place if same_as_previous else index + 1
-        winner = seat in chosen if chosen is not None else score == top
+        winner = seat in chosen if chosen is not None else key(row) == top
         placings.append(Placing(seat, nickname, score, place, winner))
     if chosen is not None:
         # A winner decided by the rules stands first even if someone later drew level.
@@ -214,6 +264,227 @@ def podium(outcome: Outcome | None) -> list[dict[str, Any]] | None:
     if outcome is None:
         return None
     return [msgspec.structs.asdict(placing) for placing in outcome.ranking]
+
+
+# --------------------------------------------------------------------------- what games keep
+
+
+class MatchState(Protocol):
+    """What ``apply_with``, ``check_and_apply``, ``extend``, ``deadline`` and ``outcome`` read
+    in a game's state (``extend`` also writes the deadline)."""
+
+    @property
+    def phase(self) -> enum.Enum:
+        """The game's ``Phase``: it decides which of the game's actions may be sent now."""
+        ...
+
+    deadline: float | None  # when the room sends a ``Timeout``; None: nothing is timed now
+    outcome: Outcome | None  # how the match ended; None while it runs
+
+
+class TimedState(MatchState, Protocol):
+    """What ``set_clock`` and ``finish_match`` also write: every real game's state has these."""
+
+    clock: Any  # the game's ``Clock`` enum, with a ``NONE`` member: what the deadline is for
+    end_reason: str  # why the match ended ("" while it runs)
+
+
+class Seat(Protocol):
+    """A player as a game's state lists them, as ``Seating`` and ``apply_with`` read them."""
+
+    id: str  # the public player id, which is the seat
+    nickname: str
+    online: bool  # connected now: ``Drop`` clears it, ``Return`` sets it
+    left: bool  # gone for good: still listed with their score, but playing no more
+
+
+class Scored(Seat, Protocol):
+    """A player of a game that keeps scores (``seat_view`` shows it)."""
+
+    score: int
+
+
+class SeatedPlayer(msgspec.Struct):
+    """``Scored`` as a struct: the fields every game keeps for a player, which a game's own
+    player type extends with what its rules need (Pitacor: the round they play from)."""
+
+    id: str
+    nickname: str
+    score: int = 0
+    online: bool = True
+    left: bool = False
+
+
+M = TypeVar("M", bound=MatchState)
+P = TypeVar("P", bound=Seat)
+
+TOO_FEW_PLAYERS = "too_few_players"  # the reason a match ends when a leave leaves too few
+
+
+def is_playing(player: P | None) -> TypeGuard[P]:
+    """In the match and not gone for good (a dropped player still plays)."""
+    return player is not None and not player.left
+
+
+def is_here(player: P | None) -> TypeGuard[P]:
+    """Playing and connected: someone the match waits for."""
+    return player is not None and player.online and not player.left
+
+
+@dataclass(frozen=True)
+class Seating(Generic[M, P]):
+    """A game's seats: where its state lists the players, how many it plays with, the phase
+    of a finished match and how the game ends one (``end_match(state, reason, events)``).
+
+    With these, players come and go the same way in every game: each method finds the seat
+    (``seat.unknown`` if the match never had it), refuses with the shared codes, marks the
+    player, tells everyone with an event and returns the player, or None when there is nothing
+    more to do. What the game then does about it (whose turn it is now, who is still waited
+    for) is its own handler's job; a game that refuses latecomers never calls ``join``.
+    """
+
+    players: Callable[[M], list[P]]
+    min_players: int
+    max_players: int
+    ended: enum.Enum
+    end_match: Callable[[M, str, list[Event]], None]
+
+    def find(self, state: M, seat: str | None) -> P | None:
+        """The player whose id is ``seat``, also after they left; None if the match never had
+        them (a spectator, or the room itself)."""
+        for player in self.players(state):  # (a loop: the quickest way, on every move)
+            if player.id == seat:
+                return player
+        return None
+
+    def known(self, state: M, seat: str) -> P:
+        """The player a room action names; ``seat.unknown`` if the match never had them."""
+        player = self.find(state, seat)
+        if player is None:
+            raise RuleError(UNKNOWN_SEAT, "No such player in this match.", seat=seat)
+        return player
+
+    def playing(self, state: M) -> int:
+        """How many are still in the match (whether connected or not)."""
+        return sum(1 for p in self.players(state) if not p.left)
+
+    def join(
+        self,
+        state: M,
+        action: Join,
+        events: list[Event],
+        *,
+        plays_from: int,
+        new: Callable[[str, str], P],
+    ) -> P:
+        """``action.player`` takes a seat in the running match and plays from round
+        ``plays_from``: a newcomer (``new(id, nickname)``) at the end of the list, someone who
+        had left in their old place, with their points. Refused once the match is over, for
+        someone already in it, and when it is full. Where they fit in the game's own order is
+        the game's."""
+        if state.phase is self.ended:
+            raise RuleError(MATCH_OVER, "The match is over; join the rematch.")
+        player = self.find(state, action.player)
+        if is_playing(player):
+            raise RuleError(ALREADY_SEATED, "You are already in this match.")
+        if self.playing(state) >= self.max_players:
+            raise RuleError(MATCH_FULL, "This match is full.", max=self.max_players)
+        if player is None:
+            player = new(action.player, action.nickname)
+            self.players(state).append(player)
+        else:
+            player.left, player.online = False, True
+        events.append(Event("player.joined", {"seat": action.player, "plays_from": plays_from}))
+        return player
+
+    def drop(self, state: M, action: Drop, events: list[Event]) -> P | None:
+        """``action.player``'s last connection closed: they still play, but are not waited
+        for. None if they were away already."""
+        return self._connected(state, action.player, False, events)
+
+    def return_(self, state: M, action: Return, events: list[Event]) -> P | None:
+        """``action.player`` is connected again, to the same seat. None if they were not away."""
+        return self._connected(state, action.player, True, events)
+
+    def _connected(self, state: M, seat: str, online: bool, events: list[Event]) -> P | None:
+        player = self.known(state, seat)
+        if player.online is online:
+            return None
+        player.online = online
+        events.append(Event("player.returned" if online else "player.dropped", {"seat": seat}))
+        return player
+
+    def leave(self, state: M, action: Leave, events: list[Event]) -> P | None:
+        """``action.player`` left for good: listed still, with their score, but playing no
+        more. With fewer than ``min_players`` left the match ends (``TOO_FEW_PLAYERS``).
+        Returns the player when the match goes on without them, for the game to move past
+        them; None if they had left already or the match is over."""
+        player = self.known(state, action.player)
+        if player.left:
+            return None
+        player.left, player.online = True, False
+        events.append(Event("player.left", {"seat": action.player}))
+        if state.phase is self.ended:
+            return None
+        if self.playing(state) < self.min_players:
+            self.end_match(state, TOO_FEW_PLAYERS, events)
+            return None
+        return player
+
+
+def set_clock(state: TimedState, clock: enum.Enum, seconds: float, now: float) -> None:
+    """Start ``clock`` (what the deadline is for) for ``seconds`` from ``now``; 0 seconds: no
+    limit, and the clock is its enum's ``NONE``."""
+    state.clock = clock if seconds else type(clock)["NONE"]
+    state.deadline = now + seconds if seconds else None
+
+
+def finish_match(
+    state: TimedState, reason: str, ranking: list[Placing], events: list[Event]
+) -> list[str]:
+    """The match is over for ``reason``: no clock runs any more, ``outcome`` keeps the
+    ``ranking``, and everyone is told who won (returned too). The game's own ``end_match``
+    sets its ended phase and ranks as its rules say (a tie shared or broken, a team's score)."""
+    state.clock, state.deadline = type(state.clock)["NONE"], None
+    state.end_reason = reason
+    state.outcome = Outcome(ranking=ranking, reason=reason)
+    winners = [p.seat for p in ranking if p.winner]
+    events.append(Event("match.ended", {"reason": reason, "winners": list(winners)}))
+    return winners
+
+
+def deadline(state: MatchState) -> float | None:
+    """When the room must send a ``Timeout`` (None: nothing is timed now)."""
+    return state.deadline
+
+
+def outcome(state: MatchState) -> Outcome | None:
+    """How the match ended (None while it runs)."""
+    return state.outcome
+
+
+def ignore(state: Any, seat: str | None, action: Action, now: float, events: list[Event]) -> None:
+    """The handler of a room action a game has no use for (``Host``, in most games)."""
+
+
+def seat_view(player: Scored, **more: Any) -> dict[str, Any]:
+    """A player as every game's view lists them, then the game's own keys (``more``)."""
+    return {
+        "id": player.id,
+        "nickname": player.nickname,
+        "score": player.score,
+        "online": player.online,
+        "left": player.left,
+        **more,
+    }
+
+
+def you(
+    seat: str | None, role: str = "spectator", may_chat: bool = True, to_do: str | None = None
+) -> dict[str, Any]:
+    """A view's ``you``: the seat's role, and what it is expected to do now (an i18n key
+    suffix), if anything. By default, a spectator's."""
+    return {"seat": seat, "role": role, "may_chat": may_chat, "to_do": to_do}
 
 
 # --------------------------------------------------------------------------- randomness
@@ -264,10 +535,10 @@ class Rng(msgspec.Struct):
 
 # --------------------------------------------------------------------------- helpers
 
-S = TypeVar("S", bound=msgspec.Struct)
+T = TypeVar("T")
 
 
-def clone(state: S) -> S:
+def clone(state: T) -> T:
     """A deep, independent copy of a msgspec state (a msgpack round trip: fast and exact)."""
     return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
 
@@ -300,17 +571,22 @@ def _structs_by_tag(action_type: Any) -> dict[Any, type[msgspec.Struct]]:
     }
 
 
+# A game's handler of one action: ``(state, seat, action, now, events) -> None``. It changes the
+# state (a copy) in place, appends what happened to ``events``, or raises ``RuleError``.
+Handler = Callable[..., None]
+
+
 def check_and_apply(
-    state: Any,
+    state: M,
     seat: str | None,
     action: Action,
     now: float,
     *,
-    handlers: dict[type, Callable[..., None]],
+    handlers: Mapping[type, Handler],
     allowed: frozenset[type],
     ended: bool,
     playing: bool,
-) -> tuple[Any, list[Event]]:
+) -> tuple[M, list[Event]]:
     """The ladder every game's ``apply`` climbs, then the handler, on a copy of the state.
 
     Room actions only from the room (a timeout only once its deadline has come; an extension is
@@ -340,7 +616,7 @@ def check_and_apply(
     return new, events
 
 
-def extend(state: Any, action: Extend) -> tuple[Any, list[Event]]:
+def extend(state: M, action: Extend) -> tuple[M, list[Event]]:
     """``Extend`` for any game whose state keeps its ``deadline``: the deadline moves to
     ``action.until`` if that is later, on a copy; whatever the clock is for (a clue, a guess, a
     reveal, a wait for someone) stays as it was. Games that derive something from the
@@ -353,18 +629,17 @@ def extend(state: Any, action: Extend) -> tuple[Any, list[Event]]:
 
 
 def apply_with(
-    handlers: dict[type, Callable[..., None]],
+    handlers: Mapping[type, Handler],
     phase_actions: Mapping[Any, frozenset[type]],
-    ended_phase: Any,
-    find: Callable[[Any, str | None], Any],
+    seats: Seating[M, Any],
     *,
     judging: Iterable[type] = (),
-) -> Callable[..., tuple[Any, list[Event]]]:
+) -> Callable[..., tuple[M, list[Event]]]:
     """A game's ``apply``: every game climbs the same ladder (``check_and_apply``) with its own
-    handlers, the actions each phase allows, the phase that ends a match and the way it finds a
-    seated player (who may have left). ``judging``: the actions whose handler judges free text
-    (a clue, a title); that handler takes the keyword ``judge_text`` (True by default), which
-    ``apply(..., judge_text=False)`` turns off."""
+    handlers and the actions each phase allows; its ``seats`` say when the match is over and
+    who plays (a seat ``find`` finds that has not left). ``judging``: the actions whose
+    handler judges free text (a clue, a title); that handler takes the keyword
+    ``judge_text`` (True by default), which ``apply(..., judge_text=False)`` turns off."""
     if not set(judging) <= set(handlers):
         raise ValueError(f"expected judging actions among the handlers, got {judging!r}")
     trusting = {
@@ -373,11 +648,10 @@ def apply_with(
     }
 
     def apply(
-        state: Any, seat: str | None, action: Action, now: float, *, judge_text: bool = True
-    ) -> tuple[Any, list[Event]]:
+        state: M, seat: str | None, action: Action, now: float, *, judge_text: bool = True
+    ) -> tuple[M, list[Event]]:
         """The new state after ``seat`` (None: the room) does ``action`` at ``now``, and its
         events. ``judge_text=False``: a replayed move, whose text is not judged again."""
-        player = find(state, seat)
         return check_and_apply(
             state,
             seat,
@@ -385,8 +659,8 @@ def apply_with(
             now,
             handlers=handlers if judge_text else trusting,
             allowed=phase_actions[state.phase],
-            ended=state.phase is ended_phase,
-            playing=player is not None and not player.left,
+            ended=state.phase is seats.ended,
+            playing=is_playing(seats.find(state, seat)),
         )
 
     return apply

@@ -5,7 +5,7 @@ copy of the state, so a refused action changes nothing)."""
 from __future__ import annotations
 
 from .. import base
-from ..base import Event, Outcome
+from ..base import Event, set_clock
 from . import decks
 from .state import COLOURS, Clock, ClueResult, Colour, Phase, Side, State
 from .state import Player as Seat
@@ -33,7 +33,7 @@ def tiles_per_stack(players: int) -> int:
 
 def still_building(state: State) -> list[str]:
     """Players the build waits for: here, playing, without a finished clue."""
-    return [p.id for p in state.players if p.online and not p.left and p.id not in state.clues]
+    return [p.id for p in state.players if base.is_here(p) and p.id not in state.clues]
 
 
 def begin_reading(state: State, now: float, events: list[Event]) -> None:
@@ -72,7 +72,7 @@ def still_guessing(state: State) -> list[str]:
     return [
         p.id
         for p in state.players
-        if p.online and not p.left and p.id != author and p.id not in state.guesses
+        if base.is_here(p) and p.id != author and p.id not in state.guesses
     ]
 
 
@@ -104,7 +104,7 @@ def reveal(state: State, now: float, events: list[Event]) -> None:
 
 
 def still_reading_result(state: State) -> list[str]:
-    return [p.id for p in state.players if p.online and not p.left and p.id not in state.ready]
+    return [p.id for p in state.players if base.is_here(p) and p.id not in state.ready]
 
 
 def begin_round(state: State, now: float, events: list[Event]) -> None:
@@ -168,25 +168,20 @@ def end_match(state: State, reason: str, events: list[Event]) -> None:
     """ "the player with the most points wins. In a tie, all tied players win together."
     Two players: the team wins with six points."""
     state.phase = Phase.ENDED
-    set_clock(state, Clock.NONE, 0, 0.0)
-    state.end_reason = reason
     if state.cooperative:
         won = state.team_score >= COOP_GOAL
         ranking = [base.Placing(p.id, p.nickname, state.team_score, 1, won) for p in state.players]
     else:
         ranking = base.rank([(p.id, p.nickname, p.score) for p in state.players])
-    state.outcome = Outcome(ranking=ranking, reason=reason)
-    winners = [p.seat for p in ranking if p.winner]
-    events.append(Event("match.ended", {"reason": reason, "winners": winners}))
+    base.finish_match(state, reason, ranking, events)
 
 
-def set_clock(state: State, clock: Clock, seconds: float, now: float) -> None:
-    state.clock = clock if seconds else Clock.NONE
-    state.deadline = now + seconds if seconds else None
-
-
-def find(state: State, seat: str | None) -> Seat | None:
-    return next((p for p in state.players if p.id == seat), None)
+# Who plays: 2 to 12 players, all from the start ("seat.no_joining"). When one leaves a game of
+# two (a team), one is too few: the match ends.
+SEATS: base.Seating[State, Seat] = base.Seating(
+    lambda state: state.players, MIN_PLAYERS, MAX_PLAYERS, Phase.ENDED, end_match
+)
+find = SEATS.find  # the player a seat names, also one who has left; None: a spectator
 
 
 def current_author(state: State) -> str | None:

@@ -9,7 +9,19 @@ Choices the rules leave open are explained in ``docs/games/haiclue.md``.
 from __future__ import annotations
 
 from .. import base
-from ..base import Drop, Event, Join, Leave, Outcome, Player, Return, Rng, RuleError, Timeout
+from ..base import (
+    Drop,
+    Event,
+    Join,
+    Leave,
+    Player,
+    Return,
+    Rng,
+    RuleError,
+    Timeout,
+    deadline,
+    outcome,
+)
 from . import decks
 from .flow import (
     COOP_GOAL,
@@ -18,11 +30,11 @@ from .flow import (
     MIN_PLAYERS,
     NAME,
     RACK_SIZE,
+    SEATS,
     begin_reading,
     begin_round,
     clue_words,
     current_author,
-    end_match,
     find,
     next_clue,
     reveal,
@@ -157,10 +169,6 @@ def ready(state: State, seat: str, action: Ready, now: float, events) -> None:
         next_clue(state, now, events)
 
 
-def deadline(state: State) -> float | None:
-    return state.deadline
-
-
 def timeout(state: State, seat: None, action: Timeout, now: float, events) -> None:
     """Clue clock: unfinished clues are skipped. Guess clock: missing guesses score nothing.
     Reveal clock: on to the next clue."""
@@ -180,26 +188,17 @@ def join(state: State, seat: None, action: Join, now: float, events) -> None:
 
 
 def drop(state: State, seat: None, action: Drop, now: float, events) -> None:
-    _known(state, action.player).online = False
-    events.append(Event("player.dropped", {"seat": action.player}))
+    SEATS.drop(state, action, events)
     _move_on_if_nobody_waits(state, now, events)
 
 
 def return_(state: State, seat: None, action: Return, now: float, events) -> None:
-    _known(state, action.player).online = True
-    events.append(Event("player.returned", {"seat": action.player}))
+    SEATS.return_(state, action, events)
 
 
 def leave(state: State, seat: None, action: Leave, now: float, events) -> None:
-    player = _known(state, action.player)
-    if player.left:
-        return
-    player.left, player.online = True, False
-    events.append(Event("player.left", {"seat": action.player}))
-    if state.phase is Phase.ENDED:
-        return
-    if sum(1 for p in state.players if not p.left) < MIN_PLAYERS or state.cooperative:
-        end_match(state, "too_few_players", events)
+    """Not waited for any more; a game of two (a team) ends, being one short (``SEATS``)."""
+    if SEATS.leave(state, action, events) is None:
         return
     if state.phase is Phase.GUESS and current_author(state) == action.player:
         reveal(state, now, events)  # their clue is still scored: the guesses stand
@@ -217,13 +216,6 @@ def _move_on_if_nobody_waits(state: State, now: float, events: list[Event]) -> N
         next_clue(state, now, events)
 
 
-def _known(state: State, seat: str) -> Seat:
-    player = find(state, seat)
-    if player is None:
-        raise RuleError(base.UNKNOWN_SEAT, "No such player in this match.", seat=seat)
-    return player
-
-
 def _other(side: Side) -> Side:
     return Side.BLACK if side is Side.WHITE else Side.WHITE
 
@@ -233,15 +225,7 @@ def may_chat(state: State, seat: str) -> bool:
     return state.phase is not Phase.GUESS
 
 
-def outcome(state: State) -> Outcome | None:
-    return state.outcome
-
-
-def host(state: State, seat: None, action: base.Host, now: float, events) -> None:
-    """Haiclue lets the host decide nothing during a match."""
-
-
-_HANDLERS = {
+_HANDLERS: dict[type, base.Handler] = {
     SubmitClue: submit_clue,
     Guess: guess,
     Ready: ready,
@@ -250,8 +234,8 @@ _HANDLERS = {
     Drop: drop,
     Return: return_,
     Leave: leave,
-    base.Host: host,
+    base.Host: base.ignore,  # Haiclue lets the host decide nothing during a match
 }
 
 # "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py).
-apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find)
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, SEATS)

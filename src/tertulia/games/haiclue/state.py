@@ -6,7 +6,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Drop, Extend, Host, Join, Leave, Outcome, Return, Rng, Timeout
+from ..base import Action, Outcome, Rng, SeatedPlayer, SystemAction
 from .settings import Settings
 
 
@@ -64,18 +64,14 @@ class Ready(Action, tag="ready"):
     """Done looking at a clue's result."""
 
 
-HaiclueAction = SubmitClue | Guess | Ready | Timeout | Join | Drop | Return | Leave | Host | Extend
+HaiclueAction = SubmitClue | Guess | Ready | SystemAction
 
 
 # ---------------------------------------------------------------------------- state
 
 
-class Player(msgspec.Struct):
-    id: str
-    nickname: str
-    score: int = 0
-    online: bool = True
-    left: bool = False
+class Player(SeatedPlayer):
+    """A player: the fields every game keeps are all Haiclue needs."""
 
 
 class ClueResult(msgspec.Struct):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import base
 from ..base import podium
 from . import decks
 from .rules import COOP_GOAL, COOP_PERFECT, clue_words, current_author, find, may_chat, target_words
@@ -17,8 +18,7 @@ from .state import COLOURS, SYMBOLS, ClueResult, Phase, State
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
-    me = find(state, seat)
-    playing = me is not None and not me.left
+    playing = base.is_playing(find(state, seat))
     author = current_author(state)
     return {
         "game": "haiclue",
@@ -31,17 +31,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             {"colour": c.value, "symbol": SYMBOLS[c], "word": word, "left": len(stack)}
             for c, word, stack in zip(COLOURS, target_words(state), state.stacks, strict=True)
         ],
-        "players": [
-            {
-                "id": p.id,
-                "nickname": p.nickname,
-                "score": p.score,
-                "online": p.online,
-                "left": p.left,
-                "finished": p.id in state.clues,
-            }
-            for p in state.players
-        ],
+        "players": [base.seat_view(p, finished=p.id in state.clues) for p in state.players],
         "team_score": state.team_score,
         "team_goal": COOP_GOAL,
         "team_perfect": COOP_PERFECT,
@@ -92,7 +82,7 @@ def _result(result: ClueResult) -> dict[str, Any]:
 
 def _you(state: State, seat: str | None, playing: bool, author: str | None) -> dict[str, Any]:
     if not playing:
-        return {"seat": seat, "role": "spectator", "may_chat": True, "to_do": None}
+        return base.you(seat)
     to_do = None
     if state.phase is Phase.BUILD and seat not in state.clues:
         to_do = "build_clue"
@@ -100,4 +90,4 @@ def _you(state: State, seat: str | None, playing: bool, author: str | None) -> d
         to_do = "guess"
     elif state.phase is Phase.REVEAL and seat not in state.ready:
         to_do = "ready"
-    return {"seat": seat, "role": "player", "may_chat": may_chat(state, seat), "to_do": to_do}
+    return base.you(seat, "player", may_chat(state, seat), to_do)

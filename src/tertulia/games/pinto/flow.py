@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...text.normalize import tidy
 from .. import base
-from ..base import Event, Outcome
+from ..base import Event, set_clock
 from . import categories, judging
 from .settings import FirstArtist, Matching
 from .state import Clock, Judgement, Phase, State, Work
@@ -165,46 +165,28 @@ def end_match(state: State, reason: str, events: list[Event]) -> None:
     """ "Whoever has the most points wins ... In case of a tie, the player who gained the most
     points in a single round wins. If the tie persists, victory is shared." """
     state.phase = Phase.ENDED
-    set_clock(state, Clock.NONE, 0, 0.0)
-    state.end_reason = reason
-    state.outcome = Outcome(ranking=ranking(state), reason=reason)
-    winners = [p.seat for p in state.outcome.ranking if p.winner]
-    events.append(Event("match.ended", {"reason": reason, "winners": winners}))
+    base.finish_match(state, reason, ranking(state), events)
 
 
 def ranking(state: State) -> list[base.Placing]:
-    def best(player: Seat) -> int:
-        return max(player.round_scores, default=0)
-
-    rows = sorted(state.players, key=lambda p: (-p.score, -best(p)))
-    placings: list[base.Placing] = []
-    for index, player in enumerate(rows):
-        tied = index > 0 and (rows[index - 1].score, best(rows[index - 1])) == (
-            player.score,
-            best(player),
-        )
-        place = placings[-1].place if tied else index + 1
-        placings.append(base.Placing(player.id, player.nickname, player.score, place, place == 1))
-    return placings
+    """Most points first; equal points: the best single round first; equal in both: shared."""
+    rows = [(p.id, p.nickname, p.score) for p in state.players]
+    return base.rank(rows, tiebreak={p.id: max(p.round_scores, default=0) for p in state.players})
 
 
-def set_clock(state: State, clock: Clock, seconds: float, now: float) -> None:
-    state.clock = clock if seconds else Clock.NONE
-    state.deadline = now + seconds if seconds else None
-
-
-def find(state: State, seat: str | None) -> Seat | None:
-    return next((p for p in state.players if p.id == seat), None)
+# Who plays: 3 to 8 players; a newcomer plays from the next round (``rules.join``).
+SEATS: base.Seating[State, Seat] = base.Seating(
+    lambda state: state.players, MIN_PLAYERS, MAX_PLAYERS, Phase.ENDED, end_match
+)
+find = SEATS.find  # the player a seat names, also one who has left; None: a spectator
 
 
 def present(state: State, seat: str) -> bool:
-    player = find(state, seat)
-    return player is not None and player.online and not player.left
+    return base.is_here(find(state, seat))
 
 
 def has_left(state: State, seat: str) -> bool:
-    player = find(state, seat)
-    return player is None or player.left
+    return not base.is_playing(find(state, seat))
 
 
 def current(state: State) -> Judgement | None:

@@ -13,18 +13,18 @@ from __future__ import annotations
 from ...text.normalize import tidy
 from ...text.profanity import is_profane
 from .. import base
-from ..base import Event, Outcome, Player, Rng, RuleError
+from ..base import Event, Player, Rng, RuleError, deadline, outcome
 from . import judging
 from .drawing import check_drawing
 from .flow import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     NAME,
+    SEATS,
     begin_judging,
     begin_round,
     current,
     drawing_points,
-    end_match,
     find,
     finish_creating_if_done,
     is_done,
@@ -220,10 +220,6 @@ def _require_judge(state: State, seat: str) -> Judgement:
     return judgement
 
 
-def deadline(state: State) -> float | None:
-    return state.deadline
-
-
 def timeout(state: State, seat: None, action: base.Timeout, now: float, events) -> None:
     """Drawing time is up: on to judging (drawings not revealed are out of this round).
     Judging time is up: the marks stand as they are."""
@@ -235,57 +231,34 @@ def timeout(state: State, seat: None, action: base.Timeout, now: float, events) 
 
 
 def join(state: State, seat: None, action: base.Join, now: float, events) -> None:
-    """A newcomer plays from the next round, with 0 points."""
-    if state.phase is Phase.ENDED:
-        raise RuleError(base.MATCH_OVER, "The match is over; join the rematch.")
-    existing = find(state, action.player)
-    if existing is not None and not existing.left:
-        raise RuleError(base.ALREADY_SEATED, "You are already in this match.")
-    if sum(1 for p in state.players if not p.left) >= MAX_PLAYERS:
-        raise RuleError(base.MATCH_FULL, "This match is full.", max=MAX_PLAYERS)
-    if existing is None:
-        state.players.append(
-            Seat(action.player, action.nickname, round_scores=[0] * (state.round - 1))
-        )
-    else:
-        existing.left, existing.online = False, True
-    events.append(Event("player.joined", {"seat": action.player, "plays_from": state.round + 1}))
+    """A newcomer plays from the next round, with 0 points (for each round so far, too: the
+    tie-break looks at them)."""
+    SEATS.join(
+        state,
+        action,
+        events,
+        plays_from=state.round + 1,
+        new=lambda player, nickname: Seat(player, nickname, round_scores=[0] * (state.round - 1)),
+    )
 
 
 def drop(state: State, seat: None, action: base.Drop, now: float, events) -> None:
-    _known(state, action.player).online = False
-    events.append(Event("player.dropped", {"seat": action.player}))
+    SEATS.drop(state, action, events)
     finish_creating_if_done(state, now, events)
 
 
 def return_(state: State, seat: None, action: base.Return, now: float, events) -> None:
-    _known(state, action.player).online = True
-    events.append(Event("player.returned", {"seat": action.player}))
+    SEATS.return_(state, action, events)
 
 
 def leave(state: State, seat: None, action: base.Leave, now: float, events) -> None:
-    player = _known(state, action.player)
-    if player.left:
-        return
-    player.left, player.online = True, False
-    events.append(Event("player.left", {"seat": action.player}))
-    if state.phase is Phase.ENDED:
-        return
-    if sum(1 for p in state.players if not p.left) < MIN_PLAYERS:
-        end_match(state, "too_few_players", events)
-        return
-    finish_creating_if_done(state, now, events)
+    """Fewer than three left: the match ends (``SEATS.leave``); else nobody waits for them."""
+    if SEATS.leave(state, action, events) is not None:
+        finish_creating_if_done(state, now, events)
 
 
 def host(state: State, seat: None, action: base.Host, now: float, events) -> None:
     state.host = action.player
-
-
-def _known(state: State, seat: str) -> Seat:
-    player = find(state, seat)
-    if player is None:
-        raise RuleError(base.UNKNOWN_SEAT, "No such player in this match.", seat=seat)
-    return player
 
 
 def _my_work(state: State, seat: str) -> Work:
@@ -300,11 +273,7 @@ def may_chat(state: State, seat: str) -> bool:
     return True
 
 
-def outcome(state: State) -> Outcome | None:
-    return state.outcome
-
-
-_HANDLERS = {
+_HANDLERS: dict[type, base.Handler] = {
     SetTitle: set_title,
     RevealDrawing: reveal_drawing,
     Interpret: interpret,
@@ -322,4 +291,4 @@ _HANDLERS = {
 
 # "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py);
 # a replayed title (judge_text=False) is not judged for profanity again.
-apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find, judging={SetTitle})
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, SEATS, judging={SetTitle})

@@ -6,7 +6,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Drop, Extend, Host, Join, Leave, Outcome, Return, Rng, Timeout
+from ..base import Action, Outcome, Rng, SeatedPlayer, SystemAction
 from .drawing import Stroke
 from .judging import Mark
 from .settings import Settings
@@ -81,26 +81,15 @@ PintoAction = (
     | VoidDrawing
     | Judge
     | ConfirmMarks
-    | Timeout
-    | Join
-    | Drop
-    | Return
-    | Leave
-    | Host
-    | Extend
+    | SystemAction
 )
 
 
 # ---------------------------------------------------------------------------- state
 
 
-class Player(msgspec.Struct):
-    id: str
-    nickname: str
-    score: int = 0
-    online: bool = True
-    left: bool = False
-    round_scores: list[int] = []  # points won in each round, for the tie-break
+class Player(SeatedPlayer):
+    round_scores: list[int] = msgspec.field(default_factory=list)  # each round's: the tie-break
 
 
 class Work(msgspec.Struct):

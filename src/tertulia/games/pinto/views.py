@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Set
 from typing import Any
 
+from .. import base
 from .rules import current, find, is_done, may_chat
 from .state import Interpret, Judgement, Phase, PintoAction, State
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
-    me = find(state, seat)
-    playing = me is not None and not me.left and seat in state.works
+    playing = base.is_playing(find(state, seat)) and seat in state.works
     mine = state.works.get(seat) if playing else None
     judged = {j.artist for j in state.judgements}
     return {
@@ -92,15 +92,7 @@ def _player(state: State, seat: str) -> dict[str, Any]:
             "of": len(others),
             "done": is_done(state, seat),
         }
-    return {
-        "id": player.id,
-        "nickname": player.nickname,
-        "score": player.score,
-        "online": player.online,
-        "left": player.left,
-        "round_scores": list(player.round_scores),
-        "progress": progress,
-    }
+    return base.seat_view(player, round_scores=list(player.round_scores), progress=progress)
 
 
 def _stroke(stroke) -> dict[str, Any]:
@@ -129,13 +121,7 @@ def _judgement(state: State, judgement: Judgement, round_over: bool = False) -> 
 
 def _you(state: State, seat: str | None, playing: bool) -> dict[str, Any]:
     if not playing:
-        waiting = find(state, seat) is not None
-        return {
-            "seat": seat,
-            "role": "waiting" if waiting else "spectator",
-            "may_chat": True,
-            "to_do": None,
-        }
+        return base.you(seat, "waiting" if find(state, seat) is not None else "spectator")
     work = state.works[seat]
     to_do = None
     if state.phase is Phase.CREATE:
@@ -149,7 +135,7 @@ def _you(state: State, seat: str | None, playing: bool) -> dict[str, Any]:
         judgement = current(state)
         if judgement is not None and judgement.artist == seat:
             to_do = "judge"
-    return {"seat": seat, "role": "player", "may_chat": may_chat(state, seat), "to_do": to_do}
+    return base.you(seat, "player", may_chat(state, seat), to_do)
 
 
 def views_changed_by(seat: str | None, action: PintoAction) -> frozenset[str] | None:

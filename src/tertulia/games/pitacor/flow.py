@@ -8,7 +8,7 @@ Each is named after what happens at the table.
 from __future__ import annotations
 
 from .. import base
-from ..base import Event, Outcome, Rng
+from ..base import Event, Rng, set_clock
 from .board import CLASSIC, ULTRA_HARD, Board
 from .scoring import add_in_order, round_points
 from .settings import EndMode, GuessMode, Settings
@@ -120,7 +120,7 @@ def waiting_guessers(state: State) -> list[str]:
 
 
 def _is_waiting_for(member: Member | None, confirmed: set[str]) -> bool:
-    return member is not None and member.online and not member.left and member.id not in confirmed
+    return base.is_here(member) and member.id not in confirmed
 
 
 def end_guessing(state: State, now: float, events: list[Event]) -> None:
@@ -234,19 +234,8 @@ def end_match(
     if state.round not in state.history and state.round.number > 0:
         state.history.append(state.round)
     state.phase = Phase.ENDED
-    set_clock(state, Clock.NONE, 0, 0.0)
-    state.end_reason = reason
-    rows = [(m.id, m.nickname, m.score) for m in state.members]
-    ranking = base.rank(rows, winners)
-    state.winners = [p.seat for p in ranking if p.winner]
-    state.outcome = Outcome(ranking=ranking, reason=reason)
-    events.append(Event("match.ended", {"reason": reason, "winners": list(state.winners)}))
-
-
-def set_clock(state: State, clock: Clock, seconds: float, now: float) -> None:
-    """Start ``clock`` for ``seconds`` (0: no limit)."""
-    state.clock = clock if seconds else Clock.NONE
-    state.deadline = now + seconds if seconds else None
+    ranking = base.rank([(m.id, m.nickname, m.score) for m in state.members], winners)
+    state.winners = base.finish_match(state, reason, ranking, events)
 
 
 def start_clue_clock(state: State, now: float) -> None:
@@ -259,13 +248,12 @@ def start_clue_clock(state: State, now: float) -> None:
         set_clock(state, Clock.CLUE, state.settings.clue_seconds, now)
 
 
-def find_member(state: State, seat: str | None) -> Member | None:
-    for member in state.members:
-        if member.id == seat:
-            return member
-    return None
-
-
 def has_left(state: State, seat: str) -> bool:
-    member = find_member(state, seat)
-    return member is None or member.left
+    return not base.is_playing(find_member(state, seat))
+
+
+# Who plays: the members, 3 to 10 of them; joins, drops, returns and leaves in ``seats.py``.
+SEATS: base.Seating[State, Member] = base.Seating(
+    lambda state: state.members, MIN_PLAYERS, MAX_PLAYERS, Phase.ENDED, end_match
+)
+find_member = SEATS.find  # the member a seat names, also one who has left; None: a spectator

@@ -14,7 +14,20 @@ from __future__ import annotations
 import msgspec
 
 from .. import base
-from ..base import Drop, Event, Join, Leave, Outcome, Player, Return, Rng, RuleError, Timeout
+from ..base import (
+    Drop,
+    Event,
+    Join,
+    Leave,
+    Player,
+    Return,
+    Rng,
+    RuleError,
+    Timeout,
+    deadline,
+    outcome,
+    set_clock,
+)
 from . import clues
 from .flow import (
     CANDIDATES,
@@ -22,6 +35,7 @@ from .flow import (
     MIN_CANDIDATE_DISTANCE,
     MIN_PLAYERS,
     NAME,
+    SEATS,
     begin_guessing,
     begin_round,
     board_of,
@@ -32,7 +46,6 @@ from .flow import (
     forfeit_second_clue,
     next_turn,
     reveal,
-    set_clock,
     skip_turn,
     upcoming_giver,
     waiting_guessers,
@@ -240,11 +253,6 @@ def next_round(state: State, seat: str, action: NextRound, now: float, events) -
     finish_round(state, now, events)
 
 
-def deadline(state: State) -> float | None:
-    """When the room must send a ``Timeout`` (None: nothing is timed now)."""
-    return state.deadline
-
-
 def timeout(state: State, seat: None, action: Timeout, now: float, events) -> None:
     """The clock ran out: force the move or just warn, as the host chose."""
     clock = state.clock
@@ -299,15 +307,7 @@ def may_chat(state: State, seat: str) -> bool:
     return not (giving and seat == state.round.giver)
 
 
-def outcome(state: State) -> Outcome | None:
-    return state.outcome
-
-
-def host(state: State, seat: None, action: base.Host, now: float, events) -> None:
-    """Pitacor lets the host decide nothing during a match."""
-
-
-_HANDLERS = {
+_HANDLERS: dict[type, base.Handler] = {
     ChooseTarget: choose_target,
     GiveClue: give_clue,
     PassClue: pass_clue,
@@ -319,9 +319,9 @@ _HANDLERS = {
     Drop: drop,
     Return: return_,
     Leave: leave,
-    base.Host: host,
+    base.Host: base.ignore,  # Pitacor lets the host decide nothing during a match
 }
 
 # "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py);
 # a replayed clue (judge_text=False) is not judged for profanity again.
-apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, Phase.ENDED, find_member, judging={GiveClue})
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, SEATS, judging={GiveClue})

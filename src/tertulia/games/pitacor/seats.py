@@ -1,6 +1,8 @@
 """Players coming and going during a match: joins, drops, returns and leaves.
 
-All four are sent by the room (``seat=None``), logged and replayed like any move.
+All four are sent by the room (``seat=None``), logged and replayed like any move. Marking the
+player, the refusals and "too few players left" are the same in every game (``base.Seating``,
+here ``SEATS``); what follows is what Pitacor's rules do about it.
 "Joining mid-match: You can join while a match is running: you play from the next round,
 start with 0 points and go to the end of the clue-giver line. If you drop and come back on the
 same browser, you get your seat and points back."
@@ -8,18 +10,13 @@ same browser, you get your seat and points back."
 
 from __future__ import annotations
 
-from .. import base
-from ..base import Drop, Event, Join, Leave, Return, RuleError
+from ..base import Drop, Event, Join, Leave, Return, set_clock
 from .flow import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+    SEATS,
     current_turn,
     end_guessing,
-    end_match,
-    find_member,
     forfeit_second_clue,
     next_turn,
-    set_clock,
     skip_turn,
     waiting_guessers,
 )
@@ -30,33 +27,20 @@ from .state import CLUE_PHASES, GUESS_PHASES, Clock, Member, Phase, State
 def join(state: State, seat: None, action: Join, now: float, events) -> None:
     """ "you play from the next round, start with 0 points and go to the end of the
     clue-giver line." """
-    if state.phase is Phase.ENDED:
-        raise RuleError(base.MATCH_OVER, "The match is over; join the rematch.")
-    member = find_member(state, action.player)
-    if member is not None and not member.left:
-        raise RuleError(base.ALREADY_SEATED, "You are already in this match.")
-    if sum(1 for m in state.members if not m.left) >= MAX_PLAYERS:
-        raise RuleError(base.MATCH_FULL, "This match is full.", max=MAX_PLAYERS)
     plays_from = state.round.number + 1
-    if member is None:
-        state.members.append(Member(action.player, action.nickname, plays_from=plays_from))
-    else:  # someone who had left comes back: their points were kept
-        member.left, member.online, member.plays_from = False, True, plays_from
-        member.nickname = action.nickname
+    member = SEATS.join(state, action, events, plays_from=plays_from, new=Member)
+    # A newcomer, or someone who had left and is back with their points: either way they play
+    # from the next round, with the nickname they came with, at the end of the line.
+    member.nickname, member.plays_from = action.nickname, plays_from
+    if action.player in state.giver_line:
         state.giver_line.remove(action.player)
         if state.giver_index >= len(state.giver_line):
             state.giver_index = 0
     state.giver_line.append(action.player)
-    events.append(Event("player.joined", {"seat": action.player, "plays_from": plays_from}))
 
 
 def drop(state: State, seat: None, action: Drop, now: float, events) -> None:
-    member = _known(state, action.player)
-    if not member.online:
-        return
-    member.online = False
-    events.append(Event("player.dropped", {"seat": action.player}))
-    if state.phase is Phase.ENDED:
+    if SEATS.drop(state, action, events) is None or state.phase is Phase.ENDED:
         return
     if action.player == state.round.giver and state.phase in CLUE_PHASES:
         giver_went_away(state, now)
@@ -85,11 +69,8 @@ def _stop_waiting_for(state: State, seat: str, now: float, events: list[Event]) 
 
 def return_(state: State, seat: None, action: Return, now: float, events) -> None:
     """ "If you drop and come back on the same browser, you get your seat and points back." """
-    member = _known(state, action.player)
-    if member.online:
+    if SEATS.return_(state, action, events) is None:
         return
-    member.online = True
-    events.append(Event("player.returned", {"seat": action.player}))
     if (
         action.player == state.round.giver
         and state.phase in CLUE_PHASES
@@ -104,17 +85,9 @@ def return_(state: State, seat: None, action: Return, now: float, events) -> Non
 
 
 def leave(state: State, seat: None, action: Leave, now: float, events) -> None:
-    """A player leaves for good: their score stays on the board, their turns are skipped."""
-    member = _known(state, action.player)
-    if member.left:
-        return
-    member.left = True
-    member.online = False
-    events.append(Event("player.left", {"seat": action.player}))
-    if state.phase is Phase.ENDED:
-        return
-    if sum(1 for m in state.members if not m.left) < MIN_PLAYERS:
-        end_match(state, "too_few_players", events)
+    """A player leaves for good: their score stays on the board, their turns are skipped.
+    Fewer than three left: the match ends (``SEATS.leave``)."""
+    if SEATS.leave(state, action, events) is None:
         return
     rnd = state.round
     if action.player == rnd.giver:
@@ -124,10 +97,3 @@ def leave(state: State, seat: None, action: Leave, now: float, events) -> None:
             skip_turn(state, now, events, "giver_left")
     elif state.phase in GUESS_PHASES:
         _stop_waiting_for(state, action.player, now, events)
-
-
-def _known(state: State, seat: str) -> Member:
-    member = find_member(state, seat)
-    if member is None:
-        raise RuleError(base.UNKNOWN_SEAT, "No such player in this match.", seat=seat)
-    return member

@@ -10,7 +10,7 @@ import enum
 
 import msgspec
 
-from ..base import Action, Drop, Extend, Host, Join, Leave, Outcome, Return, Rng, Timeout
+from ..base import Action, Outcome, Rng, SeatedPlayer, SystemAction
 from .settings import Settings
 
 
@@ -70,34 +70,15 @@ class NextRound(Action, tag="next_round"):
 
 
 # Everything ``apply`` accepts; the room decodes client messages with this union.
-PitacorAction = (
-    ChooseTarget
-    | GiveClue
-    | PassClue
-    | SelectCell
-    | Confirm
-    | NextRound
-    | Timeout
-    | Join
-    | Drop
-    | Return
-    | Leave
-    | Host
-    | Extend
-)
+PitacorAction = ChooseTarget | GiveClue | PassClue | SelectCell | Confirm | NextRound | SystemAction
 
 
 # ---------------------------------------------------------------------------- state
 
 
-class Member(msgspec.Struct):
+class Member(SeatedPlayer):
     """A player of the match, in lobby order (late joiners at the end)."""
 
-    id: str
-    nickname: str
-    score: int = 0
-    online: bool = True
-    left: bool = False
     # "you play from the next round": the first round this player guesses in.
     plays_from: int = 1
     turns_given: int = 0

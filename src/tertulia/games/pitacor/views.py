@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import base
 from ..base import podium
 from .board import CLASSIC, ULTRA_HARD
 from .rules import (
@@ -124,14 +125,7 @@ def static_data() -> dict[str, Any]:
 
 
 def _player(member: Member) -> dict[str, Any]:
-    return {
-        "id": member.id,
-        "nickname": member.nickname,
-        "score": member.score,
-        "online": member.online,
-        "left": member.left,
-        "plays_from": member.plays_from,
-    }
+    return base.seat_view(member, plays_from=member.plays_from)
 
 
 def _candidates(state: State) -> list[dict[str, str]]:
@@ -183,8 +177,8 @@ def _you(
     state: State, seat: str | None, member: Member | None, waiting: set[str], next_giver: str | None
 ) -> dict[str, Any]:
     """The seat's own role and what it should do now (the line at the top of the screen)."""
-    if member is None or member.left:
-        return {"seat": seat, "role": "spectator", "may_chat": True, "to_do": None}
+    if not base.is_playing(member):
+        return base.you(seat)
     rnd = state.round
     if seat == rnd.giver:
         role = "giver"
@@ -192,12 +186,9 @@ def _you(
         role = "guesser"
     else:
         role = "waiting"  # joined mid-round: "you play from the next round"
-    return {
-        "seat": seat,
-        "role": role,
-        "may_chat": may_chat(state, seat),
-        "to_do": _to_do(state, seat, role, waiting, next_giver),
-    }
+    return base.you(
+        seat, role, may_chat(state, seat), _to_do(state, seat, role, waiting, next_giver)
+    )
 
 
 def _to_do(
