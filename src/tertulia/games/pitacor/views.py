@@ -17,6 +17,7 @@ from ..base import podium
 from .board import CLASSIC, ULTRA_HARD
 from .rules import (
     CANDIDATES,
+    NAME,
     board_of,
     current_turn,
     may_chat,
@@ -66,7 +67,7 @@ def _shared(state: State) -> dict[str, Any]:
     revealed = state.phase in _REVEALED
     board = board_of(state.settings)
     return {
-        "game": "pitacor",
+        "game": NAME,
         "phase": state.phase.value,
         "round": rnd.number,
         "board": {
