@@ -3,14 +3,19 @@ which folder is broken instead of starting without it. Each game lists its error
 
 from __future__ import annotations
 
+import shutil
+import sys
 import textwrap
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from error_codes import GAMES as GAMES_FOLDER
 from error_codes import platform_codes, raised_codes
 
 from tertulia.games import GAMES, BrokenGames, discover
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 # The smallest module the contract takes; its name comes from its folder, as every game's.
 FAKE_GAME = """
@@ -53,8 +58,16 @@ def test_the_shipped_games_are_found_in_their_list_order():
 
 
 def test_a_games_name_is_its_folders_name():
-    for name, game in GAMES.items():
-        assert Path(game.__file__).parent.name == name
+    for name, (game, folder) in _every_game().items():
+        assert name == game.NAME and Path(game.__file__).parent == folder
+
+
+def test_the_example_game_copied_into_a_games_folder_is_found(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package, paths = _package(tmp_path, "example_games", {})
+    shutil.copytree(_every_game()["tiny"][1], tmp_path / package / "counting")
+    games = discover(package, paths)
+    assert list(games) == ["counting"] and games["counting"].NAME == "counting"
 
 
 def test_order_decides_then_the_name_and_games_without_an_order_come_last(tmp_path, monkeypatch):
@@ -115,13 +128,22 @@ def test_a_broken_game_stops_discovery_with_a_message_naming_it_and_why(tmp_path
     assert "games/fine" not in message
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+def _every_game() -> dict[str, tuple[ModuleType, Path]]:
+    """The shipped games and the example of docs/adding-a-game.md, with their folders."""
+    import tiny_game
+
+    games = {name: (game, GAMES_FOLDER / name) for name, game in GAMES.items()}
+    games[tiny_game.NAME] = (tiny_game, Path(tiny_game.__file__).parent)
+    return games
+
+
+@pytest.mark.parametrize("name", list(_every_game()))
 def test_every_error_code_a_game_raises_is_in_its_errors_list(name):
     """``ERRORS`` is the one place that lists a game's codes (the translations test reads
     it): every code its source raises is there or the platform's, and it lists no code the
     game does not raise."""
-    game = GAMES[name]
-    raised = raised_codes(GAMES_FOLDER / name)
+    game, folder = _every_game()[name]
+    raised = raised_codes(folder)
     platform = platform_codes()
     listed = set(game.ERRORS)
     assert not raised - platform - listed, f"{name}: add to ERRORS {raised - platform - listed}"
