@@ -11,15 +11,7 @@ import { createBuilder } from "./haiclue/builder.js";
 import { clueTiles, currentResult, paintHistory, paintPlayers, resultRows, targetWord, waitingFor } from "./haiclue/panels.js";
 import { clockText, colourChip, keepFocus, paintMeter, paintPodium, paintTargets } from "./haiclue/parts.js";
 
-const CSS_ID = "haiclue-css";
-
-function loadCss() {
-  if (document.getElementById(CSS_ID)) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/haiclue.css", id: CSS_ID }));
-}
-
 export function mount(element, ctx) {
-  loadCss();
   const roundText = h("p", { class: "hc-round", id: "hc-round" });
   const sideBadge = h("span", { class: "hc-side-badge", id: "hc-side" });
   const clockLabel = h("span", { class: "hc-clock-label" });

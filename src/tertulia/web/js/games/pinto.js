@@ -13,10 +13,9 @@ import { createOwnWork } from "./pinto/create.js";
 import { createGallery } from "./pinto/gallery.js";
 import { createFinal, createPlayers, createRoundResults } from "./pinto/scores.js";
 import { createShow } from "./pinto/show.js";
-import { clockText, judgeOf, keepBlobs, keepFocus, loadCss, names, nicknameOf } from "./pinto/util.js";
+import { clockText, judgeOf, keepBlobs, keepFocus, names, nicknameOf } from "./pinto/util.js";
 
 export function mount(element, ctx) {
-  loadCss();
   const roundText = h("p", { class: "pn-round", id: "pn-round" });
   const categoryText = h("p", { class: "pn-category", id: "pn-category" });
   const categoryBox = h("div", { class: "pn-category-box" }, ht("span", { class: "pn-category-label" }, "game.pinto.category"), categoryText);

@@ -7,12 +7,11 @@ import { prefs } from "../prefs.js";
 import { createBoard } from "./pitacor/board.js";
 import { createGiver } from "./pitacor/giver.js";
 import { createClueBar, createGuessPanel, createHistory, createPodium, createReveal, createScores, createTurns } from "./pitacor/panels.js";
-import { clockText, loadBoards, loadStyles, nameOf } from "./pitacor/util.js";
+import { clockText, loadBoards, nameOf } from "./pitacor/util.js";
 
 const EDGES = "pitacor.edges";
 
 export function mount(element, ctx) {
-  loadStyles();
   let push = null;
   let palettes = null;
   let local = null; // a selection sent but not yet in a push
