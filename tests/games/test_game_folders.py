@@ -3,6 +3,7 @@ which folder is broken instead of starting without it. Each game lists its error
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import textwrap
@@ -11,7 +12,7 @@ from types import ModuleType
 
 import pytest
 from error_codes import GAMES as GAMES_FOLDER
-from error_codes import platform_codes, raised_codes
+from error_codes import ROOT, platform_codes, raised_codes
 
 from tertulia.games import GAMES, BrokenGames, discover
 
@@ -172,3 +173,19 @@ def test_the_scan_finds_codes_written_in_the_call_and_in_constants(tmp_path):
         )
     )
     assert raised_codes(tmp_path) == {"cell.taken", "cell.empty", "word.too_long"}
+
+
+def test_the_page_on_adding_a_game_shows_the_example_as_it_is():
+    """docs/adding-a-game.md shows the example's files in full: each block must be the file."""
+    page = (ROOT / "docs" / "adding-a-game.md").read_text("utf-8")
+    blocks = re.findall(r"^```\w+ (docs/examples/\S+)\n(.*?)^```$", page, re.M | re.S)
+    shown = {path for path, _ in blocks}
+    tiny = "docs/examples/tiny"
+    assert shown == {
+        f"{tiny}/games/tiny/__init__.py",
+        f"{tiny}/web/js/games/tiny.js",
+        f"{tiny}/web/css/games/tiny.css",
+        f"{tiny}/web/i18n/games/tiny/en.json",
+    }
+    for path, text in blocks:
+        assert (ROOT / path).read_text("utf-8") == text, f"{path} differs from the page's copy"
