@@ -124,7 +124,9 @@ export async function setLanguage(lang) {
     if (!shared.has(lang)) shared.set(lang, {}); // English stands in
   });
   current = lang;
-  await fetchLanguage(lang); // the games whose strings started loading meanwhile
+  // The games whose strings started loading meanwhile (a game part that cannot be fetched
+  // is asked for again next time; English stands in).
+  await fetchLanguage(lang).catch((err) => console.error(`could not load ${lang} strings`, err));
   rebuild();
   plural = new Intl.PluralRules(lang);
   prefs.set("lang", lang);
