@@ -21,7 +21,7 @@ run: $(STAMP)
 
 ## test: set everything up (Chromium included) and run the linter and every test
 test: $(STAMP) chromium
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks docs/examples
 	$(BIN)/pytest -q
 
 ## chromium: the browser tests drive Debian's Chromium (Playwright's own download does not work)
@@ -39,8 +39,8 @@ chromium:
 	fi
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks docs/examples
+	$(BIN)/ruff format --check src tests benchmarks docs/examples
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -11,6 +11,8 @@ from .server.config import Config
 
 # sysexits.h's EX_TEMPFAIL: a temporary failure, start again (the store's writer died).
 EXIT_TRY_AGAIN = 75
+# sysexits.h's EX_SOFTWARE: a game folder could not be loaded; starting again will not help.
+EXIT_BROKEN_GAME = 70
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,6 +56,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from .games import BrokenGames
+
+    try:
+        from .games import GAMES  # every game folder is imported here, before anything starts
+    except BrokenGames as error:
+        print(f"tertulia serve: {error}", file=sys.stderr)
+        return EXIT_BROKEN_GAME
     from .server import logs
     from .server.app import create_app
     from .server.serving import uvicorn_config
@@ -84,7 +93,7 @@ def _serve(args: argparse.Namespace) -> int:
         store_lost.append(True)
         server.should_exit = True
 
-    app = create_app(config, on_store_lost=stop_for_a_restart)
+    app = create_app(config, GAMES, on_store_lost=stop_for_a_restart)
     server_class = _server_class()
     print(f"Tertulia is running: open {config.base_url}/  (Ctrl+C stops it)", flush=True)
     # uvicorn handles SIGINT and SIGTERM: it stops accepting, closes sockets, runs shutdown.

@@ -7,6 +7,7 @@ when ``/usr/bin/chromium`` or Playwright is missing. Screenshots go to ``test-ar
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -67,9 +68,10 @@ def _get_json(url: str) -> Any:
 
 
 class Server:
-    """`tertulia serve` as a subprocess on a free port, with its own database."""
+    """`tertulia serve` as a subprocess on a free port, with its own database; from
+    `python_path` (a copy of the package) when given."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, python_path: Path | None = None) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp_path / "server.log"
@@ -78,6 +80,7 @@ class Server:
             "--port", str(self.port), "--db", str(tmp_path / "t.db"),
         ]  # fmt: skip
         self.process: subprocess.Popen[bytes] | None = None
+        self.env = None if python_path is None else {**os.environ, "PYTHONPATH": str(python_path)}
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")[-4000:]
@@ -86,7 +89,7 @@ class Server:
         """Start it and wait until /healthz answers."""
         with self.log.open("ab") as sink:
             self.process = subprocess.Popen(
-                self.command, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT
+                self.command, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT, env=self.env
             )
         deadline = time.monotonic() + 20
         while True:

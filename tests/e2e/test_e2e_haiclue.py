@@ -7,10 +7,6 @@ player's card before that clue's reveal.
 
 from __future__ import annotations
 
-import json
-import re
-from pathlib import Path
-
 import pytest
 from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll
 from haiclue_steps import (
@@ -35,7 +31,6 @@ expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not in
 
 # No clocks: every step waits for the players, so the game goes as fast as the page does.
 UNTIMED = {"clue_seconds": 0, "guess_seconds": 0, "reveal_seconds": 0}
-I18N = Path(__file__).resolve().parents[2] / "src" / "tertulia" / "web" / "i18n"
 
 
 def test_three_players_play_a_whole_game_to_the_end_screen(player, artifacts):
@@ -268,27 +263,3 @@ def test_a_phone_builds_a_clue_without_sideways_scrolling(player, artifacts):
     assert no_horizontal_scroll(phone), "the Polish reveal scrolls sideways at 360×640"
     phone.wait_for_timeout(300)
     phone.screenshot(path=artifacts / "haiclue-reveal-pl-dark-360x640.png", full_page=True)
-
-
-def test_the_four_haiclue_translations_have_the_same_strings():
-    plural = re.compile(r"\.(zero|one|two|few|many|other)$")
-
-    def load(lang):
-        return json.loads((I18N / "games" / "haiclue" / f"{lang}.json").read_text("utf-8"))
-
-    english = load("en")
-    base = {plural.sub("", k) for k in english}
-    for lang in ("pt-BR", "es", "pl"):
-        strings = load(lang)
-        assert {plural.sub("", k) for k in strings} == base, lang
-        for key, text in strings.items():
-            source = english.get(key) or english[plural.sub("", key) + ".other"]
-            extra = set(re.findall(r"\{(\w+)\}", text)) - set(re.findall(r"\{(\w+)\}", source))
-            assert not extra, f"{lang} {key}: {extra}"
-    main = json.loads((I18N / "en.json").read_text("utf-8"))
-    codes = ["not_your_tile", "wrong_side", "tile_twice", "too_few_tiles", "already_submitted"]
-    for key in [f"errors.clue.{c}" for c in codes] + [
-        "errors.guess.own_clue",
-        "errors.seat.no_joining",
-    ]:
-        assert key in main, key

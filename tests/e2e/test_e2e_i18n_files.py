@@ -1,72 +1,153 @@
-"""The four translations of the client agree: same keys, no placeholder English never fills."""
+"""The client's translations: the shared files hold the platform's words, each game's files
+its own (name, description, settings labels, error sentences, its screen's words), and all
+four languages say everything, with no placeholder English never fills in."""
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
+from types import ModuleType
 
-I18N = Path(__file__).resolve().parents[2] / "src" / "tertulia" / "web" / "i18n"
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "games"))
+sys.path.insert(0, str(ROOT / "tests" / "server"))
+
+from error_codes import platform_codes  # noqa: E402
+
+from tertulia.games import GAMES  # noqa: E402
+from tertulia.games.base import settings_schema  # noqa: E402
+
+I18N = ROOT / "src" / "tertulia" / "web" / "i18n"
+EXAMPLE_I18N = ROOT / "docs" / "examples" / "tiny" / "web" / "i18n"
 LANGUAGES = ("en", "pt-BR", "es", "pl")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PLURAL = re.compile(r"\.(zero|one|two|few|many|other)$")
 
 
-def _strings(lang: str) -> dict[str, str]:
-    return json.loads((I18N / f"{lang}.json").read_text("utf-8"))
+def _example() -> ModuleType:
+    import tiny_game  # the game of docs/adding-a-game.md
+
+    return tiny_game
 
 
-def test_the_four_translations_have_the_same_keys():
-    keys = {lang: set(_strings(lang)) for lang in LANGUAGES}
+def _games() -> dict[str, tuple[ModuleType, Path]]:
+    """Every game with the folder of its translations: the shipped ones and the example."""
+    games = {name: (game, I18N / "games" / name) for name, game in GAMES.items()}
+    example = _example()
+    games[example.NAME] = (example, EXAMPLE_I18N / "games" / example.NAME)
+    return games
+
+
+def _read(path: Path) -> dict[str, str]:
+    return json.loads(path.read_text("utf-8"))
+
+
+def _shared(lang: str) -> dict[str, str]:
+    return _read(I18N / f"{lang}.json")
+
+
+def _placeholders_english_fills(english: dict[str, str], lang: str, strings: dict[str, str]):
+    for key, text in strings.items():
+        source = english.get(key) or english.get(PLURAL.sub("", key) + ".other", "")
+        extra = set(PLACEHOLDER.findall(text)) - set(PLACEHOLDER.findall(source))
+        assert not extra, f"{lang} {key} uses {extra}, which English never fills in"
+
+
+# --------------------------------------------------------------------------- the shared files
+
+
+def test_the_four_shared_translations_have_the_same_keys():
+    keys = {lang: set(_shared(lang)) for lang in LANGUAGES}
     for lang in LANGUAGES[1:]:
         missing, extra = sorted(keys["en"] - keys[lang]), sorted(keys[lang] - keys["en"])
         assert not missing and not extra, f"{lang}: missing {missing}, extra {extra}"
 
 
-def test_every_placeholder_of_a_translation_is_one_english_fills_in():
-    english = _strings("en")
+def test_every_placeholder_of_a_shared_translation_is_one_english_fills_in():
+    english = _shared("en")
     for lang in LANGUAGES[1:]:
-        for key, text in _strings(lang).items():
-            extra = set(PLACEHOLDER.findall(text)) - set(PLACEHOLDER.findall(english[key]))
-            assert not extra, f"{lang} {key} uses {extra}, which English never fills in"
+        _placeholders_english_fills(english, lang, _shared(lang))
 
 
-def test_every_error_code_of_the_protocol_page_has_a_translation():
-    protocol = (I18N.parents[3] / "docs" / "protocol.md").read_text("utf-8")
-    table = protocol.split("## Error codes of the platform", 1)[1]
-    codes = set(re.findall(r"`([a-z_]+\.[a-z_]+)`", table))
-    english = _strings("en")
-    assert codes, "no error codes found in docs/protocol.md"
-    missing = sorted(code for code in codes if f"errors.{code}" not in english)
-    assert not missing, f"no errors.<code> key for {missing}"
+def test_every_platform_error_code_has_a_sentence_in_every_language():
+    """The codes of docs/protocol.md's table and those games/base.py raises for every game."""
+    codes = platform_codes()
+    assert {"room.unknown", "action.not_your_turn", "match.player_count"} <= codes
+    for lang in LANGUAGES:
+        strings = _shared(lang)
+        missing = sorted(code for code in codes if f"errors.{code}" not in strings)
+        assert not missing, f"{lang}: no errors.<code> for {missing}"
 
 
-def test_every_pitacor_setting_has_a_label_and_every_choice_a_name():
-    from tertulia.games.base import settings_schema
-    from tertulia.games.pitacor.settings import Settings
+def test_the_shared_files_say_nothing_that_is_one_games():
+    """A game's words live in its own files, so adding a game edits no shared file."""
+    for lang in LANGUAGES:
+        for key in _shared(lang):
+            assert not key.startswith("games."), f"{lang} {key}: belongs in the game's files"
+            for name, (game, _) in _games().items():
+                assert not key.startswith((f"game.{name}.", f"settings.{name}.")), (
+                    f"{lang} {key}: belongs in i18n/games/{name}/"
+                )
+                own = set(game.ERRORS) - platform_codes()
+                assert key.removeprefix("errors.") not in own, (
+                    f"{lang} {key}: {name}'s error, worded in its files as games.{name}.errors.…"
+                )
 
-    schema = settings_schema(Settings)
-    defs = schema["$defs"]
-    english = _strings("en")
-    for name, field in defs["Settings"]["properties"].items():
-        label = field["x-label"]
-        assert label in english, f"{name}: no text for {label}"
-        if "$ref" in field:
-            for value in defs[field["$ref"].rsplit("/", 1)[1]]["enum"]:
-                assert f"{label}.{value}" in english, f"{name}: no text for the choice {value}"
+
+# --------------------------------------------------------------------------- each game's files
 
 
-def test_every_error_code_the_games_raise_has_a_translation():
-    from tertulia.games import base
-    from tertulia.games.pitacor import clues, rules, seats
+@pytest.mark.parametrize("name", list(_games()))
+def test_a_games_four_translations_say_the_same_things(name):
+    _, folder = _games()[name]
+    english = _read(folder / "en.json")
+    forms = {PLURAL.sub("", key) for key in english}
+    for lang in LANGUAGES[1:]:
+        strings = _read(folder / f"{lang}.json")
+        assert {PLURAL.sub("", key) for key in strings} == forms, f"{name} {lang}"
+        _placeholders_english_fills(english, lang, strings)
 
-    code = re.compile(r"^[a-z_]+\.[a-z_]+$")
-    raised = {
-        value
-        for module in (base, clues, rules, seats)
-        for name, value in vars(module).items()
-        if name.isupper() and isinstance(value, str) and code.match(value)
-    }
-    raised |= {"match.player_count", "action.unknown"}  # raised with literal codes
-    english = _strings("en")
-    missing = sorted(c for c in raised if f"errors.{c}" not in english)
-    assert not missing, f"no errors.<code> key for {missing}"
+
+@pytest.mark.parametrize("name", list(_games()))
+def test_a_games_files_hold_only_its_own_keys(name):
+    """Every key is the game's: ``games.<name>.…`` (what the platform shows of it),
+    ``game.<name>.…`` (its screen's) or one of its settings' labels (with choices, hints)."""
+    game, folder = _games()[name]
+    labels = tuple(_labels(game))
+    for key in _read(folder / "en.json"):
+        ours = key.startswith((f"games.{name}.", f"game.{name}."))
+        assert ours or key in labels or key.startswith(tuple(f"{label}." for label in labels)), key
+
+
+@pytest.mark.parametrize("name", list(_games()))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_game_has_a_name_a_description_and_a_label_for_every_setting(name, lang):
+    game, folder = _games()[name]
+    strings = _read(folder / f"{lang}.json")
+    assert strings.get(f"games.{name}.name"), f"{lang}: no name"
+    assert strings.get(f"games.{name}.description"), f"{lang}: no description"
+    for label, choices in _labels(game).items():
+        assert label in strings, f"{lang}: no text for the setting {label}"
+        for value in choices:
+            assert f"{label}.{value}" in strings, f"{lang}: no text for the choice {value}"
+
+
+@pytest.mark.parametrize("name", list(_games()))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_error_code_a_game_lists_has_a_sentence_in_every_language(name, lang):
+    """``ERRORS`` is complete (tests/games/test_game_folders.py checks it against the source),
+    so every refusal a game can send is worded in every language."""
+    game, folder = _games()[name]
+    strings = _read(folder / f"{lang}.json")
+    missing = [code for code in game.ERRORS if f"games.{name}.errors.{code}" not in strings]
+    assert not missing, f"no games.{name}.errors.<code> for {missing}"
+
+
+def _labels(game: ModuleType) -> dict[str, list[str]]:
+    """Each settings field's label key, with the values of its choices (if it has any)."""
+    fields = settings_schema(game.Settings)["$defs"][game.Settings.__name__]["properties"]
+    return {field["x-label"]: field.get("enum", []) for field in fields.values()}

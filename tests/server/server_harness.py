@@ -88,8 +88,10 @@ class ThreadServer:
 
 
 @contextlib.contextmanager
-def subprocess_server(db: Path, port: int | None = None, *extra: str) -> Iterator[ProcessServer]:
-    server = ProcessServer(db, port or free_port(), *extra)
+def subprocess_server(
+    db: Path, port: int | None = None, *extra: str, python_path: Path | None = None
+) -> Iterator[ProcessServer]:
+    server = ProcessServer(db, port or free_port(), *extra, python_path=python_path)
     try:
         yield server.start()
     finally:
@@ -97,10 +99,13 @@ def subprocess_server(db: Path, port: int | None = None, *extra: str) -> Iterato
 
 
 class ProcessServer:
-    """``python -m tertulia serve`` as a child process: the real thing, killable."""
+    """``python -m tertulia serve`` as a child process: the real thing, killable.
 
-    def __init__(self, db: Path, port: int, *extra: str) -> None:
+    ``python_path``: where to import ``tertulia`` from instead (a copy of the package)."""
+
+    def __init__(self, db: Path, port: int, *extra: str, python_path: Path | None = None) -> None:
         self.db, self.port, self.extra = db, port, extra
+        self.python_path = python_path
         self.process: subprocess.Popen | None = None
 
     @property
@@ -113,6 +118,8 @@ class ProcessServer:
 
     def start(self) -> ProcessServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if self.python_path is not None:
+            env["PYTHONPATH"] = str(self.python_path)
         self.process = subprocess.Popen(
             [
                 sys.executable,

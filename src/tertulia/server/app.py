@@ -108,6 +108,7 @@ def create_app(
     on_store_lost: Callable[[], None] | None = None,
 ) -> Starlette:
     state = Tertulia(config, GAMES if games is None else games, on_store_lost)
+    client_files = {name: game_client_files(name) for name in state.games}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -137,6 +138,7 @@ def create_app(
                     "settings_schema": settings_schema(game.Settings),
                     "defaults": msgspec.to_builtins(game.Settings()),
                     "static": game.static_data() if hasattr(game, "static_data") else {},
+                    "client": client_files[name],
                 }
                 for name, game in state.games.items()
             ]
@@ -261,6 +263,17 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[gate])
     app.state.tertulia = state
     return app
+
+
+def game_client_files(name: str) -> dict[str, bool]:
+    """Which of a game's browser files exist, at the paths every game's follow (its screen,
+    its stylesheet, its translations): the page asks for none that is missing, and a game
+    without a screen gets the generic one."""
+    return {
+        "screen": (WEB / "js" / "games" / f"{name}.js").is_file(),
+        "stylesheet": (WEB / "css" / "games" / f"{name}.css").is_file(),
+        "strings": (WEB / "i18n" / "games" / name / "en.json").is_file(),
+    }
 
 
 def room_qr_svg(base: str, code: str) -> bytes:

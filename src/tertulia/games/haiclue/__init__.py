@@ -7,10 +7,27 @@ from .state import HaiclueAction as Action
 from .state import State
 from .views import view
 
+ORDER = 2
+
+# Every code Haiclue's rules refuse with beyond the platform's (``rules.py``); the client
+# words each as ``games.haiclue.errors.<code>``.
+ERRORS = (
+    "clue.not_your_tile",
+    "clue.wrong_side",
+    "clue.tile_twice",
+    "clue.too_few_tiles",
+    "clue.already_submitted",
+    "guess.own_clue",
+    "guess.already",
+    "seat.no_joining",
+)
+
 __all__ = [
+    "ERRORS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
+    "ORDER",
     "Action",
     "Settings",
     "State",

@@ -11,7 +11,7 @@ from .state import COLOURS, Clock, ClueResult, Colour, Phase, Side, State
 from .state import Player as Seat
 
 # Fixed facts of the game.
-NAME = "haiclue"
+NAME = __package__.rpartition(".")[2]  # a game's name is its folder's name
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
 RACK_SIZE = 15  # "Each player draws 15 random word tiles"

@@ -13,7 +13,16 @@ from typing import Any
 from .. import base
 from ..base import podium
 from . import decks
-from .rules import COOP_GOAL, COOP_PERFECT, clue_words, current_author, find, may_chat, target_words
+from .rules import (
+    COOP_GOAL,
+    COOP_PERFECT,
+    NAME,
+    clue_words,
+    current_author,
+    find,
+    may_chat,
+    target_words,
+)
 from .state import COLOURS, SYMBOLS, ClueResult, Phase, State
 
 
@@ -21,7 +30,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     playing = base.is_playing(find(state, seat))
     author = current_author(state)
     return {
-        "game": "haiclue",
+        "game": NAME,
         "phase": state.phase.value,
         "round": state.round,
         "total_rounds": state.total_rounds,

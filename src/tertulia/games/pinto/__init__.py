@@ -18,6 +18,35 @@ from .state import PintoAction as Action
 from .state import State
 from .views import blobs, view, views_changed_by
 
+ORDER = 3
+
+# Every code Pintó's rules refuse with beyond the platform's (``rules.py``, ``drawing.py``);
+# the client words each as ``games.pinto.errors.<code>``.
+ERRORS = (
+    "title.empty",
+    "title.too_long",
+    "title.category_name",
+    "title.profanity",
+    "title.locked",
+    "drawing.empty",
+    "drawing.too_large",
+    "drawing.malformed",
+    "drawing.locked",
+    "drawing.no_title",
+    "drawing.not_flagged",
+    "drawing.already_scored",
+    "drawing.unknown",
+    "interpret.own",
+    "interpret.unknown_artist",
+    "interpret.reveal_first",
+    "interpret.not_revealed",
+    "interpret.too_long",
+    "flag.own",
+    "judge.unknown_seat",
+    "judge.not_artist",
+    "seat.next_round",
+)
+
 
 def warm_up(settings: Settings) -> None:
     """Called by the room in a thread when it picks these settings: load the judging
@@ -26,10 +55,12 @@ def warm_up(settings: Settings) -> None:
 
 
 __all__ = [
+    "ERRORS",
     "MAX_FRAME_BYTES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
+    "ORDER",
     "Action",
     "Settings",
     "State",

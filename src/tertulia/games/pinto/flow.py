@@ -13,7 +13,7 @@ from .state import Clock, Judgement, Phase, State, Work
 from .state import Player as Seat
 
 # Fixed facts of the game.
-NAME = "pinto"
+NAME = __package__.rpartition(".")[2]  # a game's name is its folder's name
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
 

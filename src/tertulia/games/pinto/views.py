@@ -13,7 +13,7 @@ from collections.abc import Set
 from typing import Any
 
 from .. import base
-from .rules import current, find, is_done, may_chat
+from .rules import NAME, current, find, is_done, may_chat
 from .state import Interpret, Judgement, Phase, PintoAction, State
 
 
@@ -22,7 +22,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     mine = state.works.get(seat) if playing else None
     judged = {j.artist for j in state.judgements}
     return {
-        "game": "pinto",
+        "game": NAME,
         "phase": state.phase.value,
         "round": state.round,
         "rounds": state.settings.rounds,

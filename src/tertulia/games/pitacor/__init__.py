@@ -19,10 +19,39 @@ from .state import PitacorAction as Action
 from .state import State
 from .views import static_data, view, views_changed_by, views_for
 
+ORDER = 1  # first in the lists of games
+
+# Every code Pitacor's rules refuse with beyond the platform's (``clues.py``, ``rules.py``);
+# the client words each as ``games.pitacor.errors.<code>``.
+ERRORS = (
+    "clue.empty",
+    "clue.too_many_words",
+    "clue.not_letters",
+    "clue.too_short",
+    "clue.too_many_hyphens",
+    "clue.color_name",
+    "clue.number",
+    "clue.coordinate",
+    "clue.already_used",
+    "clue.light_dark",
+    "clue.direction",
+    "clue.nickname",
+    "clue.profanity",
+    "target.unknown",
+    "marker.unknown_cell",
+    "marker.cell_taken",
+    "marker.nothing_selected",
+    "marker.already_placed",
+    "marker.giver_cannot_guess",
+    "marker.not_playing_yet",
+)
+
 __all__ = [
+    "ERRORS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
+    "ORDER",
     "Action",
     "Settings",
     "State",

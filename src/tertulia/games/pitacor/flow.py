@@ -15,7 +15,7 @@ from .settings import EndMode, GuessMode, Settings
 from .state import GUESS_PHASES, Clock, Member, Phase, Round, State
 
 # Fixed facts of the game.
-NAME = "pitacor"
+NAME = __package__.rpartition(".")[2]  # a game's name is its folder's name
 MIN_PLAYERS = 3  # "3 to 10 players, each on their own device."
 MAX_PLAYERS = 10
 CANDIDATES = 4  # "The game draws four colors"

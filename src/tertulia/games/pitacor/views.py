@@ -18,6 +18,7 @@ from ..base import podium
 from .board import CLASSIC, ULTRA_HARD
 from .rules import (
     CANDIDATES,
+    NAME,
     board_of,
     current_turn,
     may_chat,
@@ -67,7 +68,7 @@ def _shared(state: State) -> dict[str, Any]:
     revealed = state.phase in _REVEALED
     board = board_of(state.settings)
     return {
-        "game": "pitacor",
+        "game": NAME,
         "phase": state.phase.value,
         "round": rnd.number,
         "board": {

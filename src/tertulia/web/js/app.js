@@ -6,7 +6,7 @@
 import { Connection } from "./connection.js";
 import { applyPatch } from "./patch.js";
 import { label, replace, retranslate, setText, tx } from "./dom.js";
-import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, language, loadGameStrings, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import * as home from "./home.js";
 import * as room from "./room.js";
@@ -309,12 +309,25 @@ function setupSoundToggle() {
   paint();
 }
 
+/** Each game's own strings (its name, description, settings labels, error sentences), before
+ * the first screen: the home page and the lobby name games whose screens are not loaded. */
+async function loadEveryGamesStrings() {
+  try {
+    const games = await app.games();
+    await Promise.all(games.filter((g) => g.client?.strings !== false).map((g) => loadGameStrings(g.name)));
+  } catch (err) {
+    console.error("could not load the games' strings", err); // the screens load their own
+  }
+}
+
 async function boot() {
+  const gamesStrings = loadEveryGamesStrings(); // alongside the language's own file
   try {
     await setLanguage(preferredLanguage());
   } catch (err) {
     console.error("could not load the translations", err);
   }
+  await gamesStrings;
   setupLanguageSwitcher();
   setupThemeToggle();
   setupSoundToggle();

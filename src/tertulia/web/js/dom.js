@@ -1,7 +1,7 @@
 // Tiny DOM helpers. Text goes in with textContent only: every player-written string
 // (nickname, chat line, clue) is shown as text and can never become markup.
 
-import { t } from "./i18n.js";
+import { errorKey, t } from "./i18n.js";
 
 /**
  * Create an element: h("button", {class: "primary", onclick: fn, "aria-label": "x"}, child…).
@@ -67,6 +67,12 @@ export function ht(tag, attrs, key, params = null) {
   return tx(h(tag, attrs), key, params);
 }
 
+/** A game's name from its own strings ("games.<game>.name"; until they load, the game's
+ * folder name). */
+export function gameName(tag, attrs, game) {
+  return ht(tag, attrs, `games.${game}.name`, { __message: game });
+}
+
 /** An element with a translated accessible name (aria-label). */
 export function label(el, key, params = null) {
   return tx(el, key, params, "aria-label");
@@ -83,7 +89,7 @@ function paint(el, slot, attr) {
   const key = el.dataset[slot];
   const raw = el.dataset[`${slot}Params`];
   const params = raw ? JSON.parse(raw) : {};
-  const text = key.startsWith("errors.") ? t(key, params, params.__message) : t(key, params);
+  const text = t(key, params, params.__message); // an error's English message, when it has one
   if (attr) el.setAttribute(attr, text);
   else el.textContent = text;
 }
@@ -110,7 +116,7 @@ export function showError(el, error) {
     return;
   }
   const params = { ...(error.params || {}), __message: error.message || error.code };
-  tx(el, `errors.${error.code}`, params);
+  tx(el, errorKey(error.code), params);
   el.hidden = false;
 }
 

@@ -1,8 +1,8 @@
 // Home: your nickname, create a room, join one by code, the public rooms, recent matches.
 
 import { avatar } from "./avatar.js";
-import { h, ht, label, replace, showError, tx } from "./dom.js";
-import { language, onLanguageChange } from "./i18n.js";
+import { gameName, h, ht, label, replace, showError } from "./dom.js";
+import { has, language, onLanguageChange } from "./i18n.js";
 import { prefs } from "./prefs.js";
 
 const REFRESH_MS = 5000;
@@ -115,7 +115,13 @@ export function mount(main, app) {
   );
   function paintGameHint() {
     const game = games.find((g) => g.name === gameSelect.value);
-    if (game && game.min_players != null) tx(gameHint, "home.players_range", { min: game.min_players, max: game.max_players });
+    if (!game) return;
+    const about = `games.${game.name}.description`; // in the game's own strings
+    replace(
+      gameHint,
+      has(about) ? ht("span", { class: "game-about" }, about) : null,
+      game.min_players != null ? ht("span", {}, "home.players_range", { min: game.min_players, max: game.max_players }) : null,
+    );
   }
   gameSelect.addEventListener("change", () => {
     paintGameHint();
@@ -124,7 +130,7 @@ export function mount(main, app) {
   app.games().then(
     (list) => {
       games = list;
-      replace(gameSelect, list.map((g) => ht("option", { value: g.name }, `games.${g.name}.name`)));
+      replace(gameSelect, list.map((g) => gameName("option", { value: g.name }, g.name)));
       const remembered = prefs.get("game");
       if (list.some((g) => g.name === remembered)) gameSelect.value = remembered;
       paintGameHint();
@@ -238,7 +244,7 @@ export function mount(main, app) {
       h(
         "div",
         { class: "room-info" },
-        h("strong", { class: "room-game" }, ht("span", {}, `games.${r.game}.name`), " ", h("span", { class: "code" }, r.code)),
+        h("strong", { class: "room-game" }, gameName("span", {}, r.game), " ", h("span", { class: "code" }, r.code)),
         h(
           "span",
           { class: "muted" },
@@ -265,7 +271,7 @@ export function mount(main, app) {
       h(
         "div",
         { class: "recent-head" },
-        ht("strong", {}, `games.${m.game}.name`),
+        gameName("strong", {}, m.game),
         h("span", { class: "muted" }, when(m.ended_at)),
       ),
       h(

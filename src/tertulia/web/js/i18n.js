@@ -1,6 +1,11 @@
-// Every visible string comes from /static/i18n/<lang>.json (flat keys, "{name}" placeholders).
+// Every visible string comes from /static/i18n/<lang>.json (flat keys, "{name}" placeholders),
+// and each game's from /static/i18n/games/<game>/<lang>.json, merged in (see loadGameStrings).
 // A key missing in the chosen language falls back to English, then to the caller's fallback
 // (for errors: the server's English message), then to the key itself.
+//
+// Error codes: a game words its own as "games.<game>.errors.<code>" in its files; the
+// platform's are "errors.<code>" here. errorKey(code) picks the game in play's first (so two
+// games may use the same code, each with its own sentence), then the platform's.
 //
 // Plurals: when params.count is a number and "<key>.<category>" exists (category from
 // Intl.PluralRules: one, few, many, other), that form is used. Polish needs few/many.
@@ -41,35 +46,88 @@ async function fetchStrings(lang) {
   return response.json();
 }
 
-// Each game screen keeps its own strings in i18n/games/<game>/<lang>.json, merged in when the
-// screen loads (and again on every language change), so game screens never share a file.
-const gameParts = new Set();
+// Each game keeps its own strings in i18n/games/<game>/<lang>.json. The page loads every
+// game's at start (the home page and the lobby show games' names and settings labels before
+// any screen loads); each part is kept per language, and the tables that `t` reads are built
+// again from the parts whenever one arrives, so parts fetched at once never overwrite each
+// other and a language change fetches what is missing.
+const shared = new Map(); // lang -> the strings of i18n/<lang>.json
+const games = new Map(); // game -> Map(lang -> its strings)
+const fetching = new Map(); // "<game or ''>/<lang>" -> the fetch under way, which everyone awaits
+let gameInPlay = null;
 
 async function fetchGameStrings(game, lang) {
   const response = await fetch(`/static/i18n/games/${game}/${lang}.json`);
   return response.ok ? response.json() : {};
 }
 
-async function withGames(base, lang) {
-  const parts = await Promise.all([...gameParts].map((g) => fetchGameStrings(g, lang)));
-  return Object.assign({}, base, ...parts);
+/** Fetch `key`'s table into `into` once; callers while it is under way wait for that fetch. */
+function once(key, into, lang, fetcher) {
+  if (into.has(lang)) return null;
+  if (!fetching.has(key)) {
+    const job = fetcher()
+      .then((table) => into.set(lang, table))
+      .finally(() => fetching.delete(key));
+    fetching.set(key, job);
+  }
+  return fetching.get(key);
 }
 
-/** Merge the strings of `game` into every language's table; true if they were new. */
+/** Fetch what `lang` still misses: the shared file and every known game's part. */
+async function fetchLanguage(lang) {
+  const jobs = [once(`/${lang}`, shared, lang, () => fetchStrings(lang))];
+  for (const [game, parts] of games) {
+    jobs.push(once(`${game}/${lang}`, parts, lang, () => fetchGameStrings(game, lang)));
+  }
+  await Promise.all(jobs);
+}
+
+function rebuild() {
+  const partsIn = (lang) => [...games.values()].map((parts) => parts.get(lang) || {});
+  english = Object.assign({}, shared.get("en"), ...partsIn("en"));
+  strings = current === "en" ? english : Object.assign({}, shared.get(current), ...partsIn(current));
+}
+
+/**
+ * Load the strings of `game` (in the current language and English) and merge them in; resolves
+ * true when this call brought them, false when they were already there.
+ */
 export async function loadGameStrings(game) {
-  if (gameParts.has(game)) return false;
-  gameParts.add(game);
-  english = Object.assign({}, english, await fetchGameStrings(game, "en"));
-  strings = current === "en" ? english : Object.assign({}, strings, await fetchGameStrings(game, current));
+  if (games.has(game)) return false;
+  games.set(game, new Map());
+  let lang;
+  do {
+    lang = current; // and again if the language changed while fetching
+    await Promise.all([...new Set(["en", lang])].map((l) => fetchLanguage(l)));
+  } while (lang !== current);
+  rebuild();
   return true;
+}
+
+/** The game of the room on screen (null: none), whose own error sentences come first. */
+export function setGameInPlay(game) {
+  gameInPlay = game || null;
+}
+
+/** The key that words error `code`: the game in play's own, else the platform's. */
+export function errorKey(code) {
+  const own = gameInPlay ? `games.${gameInPlay}.errors.${code}` : null;
+  return own && has(own) ? own : `errors.${code}`;
 }
 
 /** Load `lang` (and English as the fallback), remember it, tell the listeners. */
 export async function setLanguage(lang) {
   if (!LANGUAGES.some((l) => l.code === lang)) lang = "en";
-  english = await withGames(await fetchStrings("en"), "en");
-  strings = lang === "en" ? english : await withGames(await fetchStrings(lang).catch(() => ({})), lang);
+  await fetchLanguage("en");
+  await fetchLanguage(lang).catch((err) => {
+    console.error(`could not load the ${lang} strings`, err);
+    if (!shared.has(lang)) shared.set(lang, {}); // English stands in
+  });
   current = lang;
+  // The games whose strings started loading meanwhile (a game part that cannot be fetched
+  // is asked for again next time; English stands in).
+  await fetchLanguage(lang).catch((err) => console.error(`could not load ${lang} strings`, err));
+  rebuild();
   plural = new Intl.PluralRules(lang);
   prefs.set("lang", lang);
   document.documentElement.lang = lang;
@@ -114,5 +172,5 @@ export function t(key, params = {}, fallback = undefined) {
 
 /** A refused action in the player's language (the server's English message as fallback). */
 export function tError(error) {
-  return t(`errors.${error.code}`, error.params || {}, error.message || error.code);
+  return t(errorKey(error.code), error.params || {}, error.message || error.code);
 }

@@ -3,7 +3,7 @@
 // Renders the latest `room` push; never patches state itself.
 
 import { avatar } from "./avatar.js";
-import { confirmDialog, h, ht, label, replace, showError, tx } from "./dom.js";
+import { confirmDialog, gameName, h, ht, label, replace, showError, tx } from "./dom.js";
 import { createSettingsForm } from "./settings_form.js";
 
 /** Helpers the room screen and game screens share about a `room` object. */
@@ -174,7 +174,7 @@ export function createLobby(app) {
     // Game choice: a select for the host when there is more than one game.
     if (amHost && games.length > 1 && room.status === "lobby") {
       if (!gameLine.querySelector("select")) {
-        const select = h("select", { id: "choose-game" }, games.map((g) => ht("option", { value: g.name }, `games.${g.name}.name`)));
+        const select = h("select", { id: "choose-game" }, games.map((g) => gameName("option", { value: g.name }, g.name)));
         select.addEventListener("change", () =>
           request("choose_game", { game: select.value }, gameError).catch(() => (select.value = lastRoom.game)),
         );
@@ -183,7 +183,7 @@ export function createLobby(app) {
       const select = gameLine.querySelector("select");
       if (document.activeElement !== select) select.value = room.game;
     } else {
-      replace(gameLine, h("p", { class: "game-name" }, ht("span", { class: "muted" }, "lobby.game"), " ", ht("strong", {}, `games.${room.game}.name`)));
+      replace(gameLine, h("p", { class: "game-name" }, ht("span", { class: "muted" }, "lobby.game"), " ", gameName("strong", {}, room.game)));
     }
     if (!game || !game.settings_schema) {
       replace(settingsBox);

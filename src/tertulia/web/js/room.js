@@ -3,8 +3,8 @@
 // or "ended" (with the host's Rematch button), and the chat beside either.
 
 import { avatar, identity, setSeats } from "./avatar.js";
-import { confirmDialog, h, ht, replace, showError } from "./dom.js";
-import { loadGameStrings, t, tError } from "./i18n.js";
+import { confirmDialog, gameName, h, ht, replace, showError } from "./dom.js";
+import { loadGameStrings, setGameInPlay, t, tError } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import { createChat } from "./chat.js";
 import { createLobby, nicknameOf } from "./lobby.js";
@@ -158,7 +158,7 @@ export function mount(main, app, { code }) {
   function paintTitle(room) {
     replace(
       title,
-      ht("span", {}, `games.${room.game}.name`),
+      gameName("span", {}, room.game),
       " ",
       h("span", { class: "code", "aria-hidden": "true" }, room.code),
       ht("span", { class: "visually-hidden" }, "room.code_spoken", { code: room.code.split("").join(" ") }),
@@ -213,7 +213,7 @@ export function mount(main, app, { code }) {
     if (gameLoading) return; // the newest push is rendered when loading ends
     dropLobby();
     replace(body, rematchBox, gameHost); // the way on first: the podium is long
-    gameLoading = Promise.all([screenFor(name), staticDataOf(name)]);
+    gameLoading = Promise.all([screenFor(name, app.games()), staticDataOf(name)]);
     const [module, staticData] = await gameLoading;
     gameLoading = null;
     if (destroyed || !app.push || app.push.room.status === "lobby") return;
@@ -261,6 +261,7 @@ export function mount(main, app, { code }) {
   function render(push) {
     if (destroyed || push.room.code !== code) return;
     setSeats(push.room.code, push.room.seats, push.room.former_colours); // before any avatar
+    setGameInPlay(push.room.game); // its own sentences for its error codes
     buildLayout();
     announceChanges(push);
     const started = previous?.room?.status === "lobby";
@@ -276,7 +277,8 @@ export function mount(main, app, { code }) {
       }
       lobby.update(push);
       chat.setAllowed(true);
-      // A game may keep its settings labels and error texts in its own i18n files.
+      // A game keeps its settings labels and error sentences in its own i18n files (loaded
+      // at start for every game the server lists; this is for one that came later).
       loadGameStrings(room.game).then((loaded) => {
         if (loaded && lobby) lobby.refresh();
       });
@@ -336,6 +338,7 @@ export function mount(main, app, { code }) {
   return {
     unmount() {
       destroyed = true;
+      setGameInPlay(null);
       for (const fn of cleanups) fn();
       dropLobby();
       dropGame();

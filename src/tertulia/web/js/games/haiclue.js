@@ -11,8 +11,6 @@ import { createBuilder } from "./haiclue/builder.js";
 import { clueTiles, currentResult, paintHistory, paintPlayers, resultRows, targetWord, waitingFor } from "./haiclue/panels.js";
 import { clockText, colourChip, keepFocus, paintMeter, paintPodium, paintTargets } from "./haiclue/parts.js";
 
-const CSS_ID = "haiclue-css";
-
 // Sounds (sound.js): "ready" comes to everyone looking at a reveal; carrying on, not news, so
 // no beep.
 export const quietToDos = ["ready"];
@@ -25,13 +23,7 @@ const TO_DO_STATUS = {
   ready: (v, nick, me) => [v.reading?.author === me ? "game.haiclue.status.ready_yours" : "game.haiclue.status.ready", { name: nick(v.reading?.author) }],
 };
 
-function loadCss() {
-  if (document.getElementById(CSS_ID)) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/haiclue.css", id: CSS_ID }));
-}
-
 export function mount(element, ctx) {
-  loadCss();
   const roundText = h("p", { class: "hc-round", id: "hc-round" });
   const sideBadge = h("span", { class: "hc-side-badge", id: "hc-side" });
   const clockLabel = h("span", { class: "hc-clock-label" });

@@ -35,27 +35,67 @@
 //   ten seconds before `view.deadline` while there is a to-do and the clock was long enough
 //   for that to be news. A view that names those gets them for free.
 //
-// A game with no module here gets the generic view (status, scoreboard, podium).
+// A game is found by its name, at the same paths for every game (no list to edit here):
+//
+//     js/games/<name>.js              its screen (this contract); may import from js/games/<name>/
+//     css/games/<name>.css            its stylesheet, added to the page before the screen mounts
+//     i18n/games/<name>/<lang>.json   its strings: name, description, settings labels, error
+//                                     sentences (games.<name>.errors.<code>), the screen's own
+//
+// GET /api/games says which of those each game has (`client: {screen, stylesheet, strings}`),
+// so the page asks for no file that is not there. A game with no screen module (or one that
+// fails to load) gets the generic view (status, scoreboard, podium).
 
 import { loadGameStrings } from "../i18n.js";
 import * as generic from "./generic.js";
 
-const SCREENS = {
-  pitacor: () => import("./pitacor.js"),
-  haiclue: () => import("./haiclue.js"),
-  pinto: () => import("./pinto.js"),
-};
+const STYLESHEET_WAIT_MS = 3000; // past this, mount unstyled rather than show nothing
 
-/** Load the screen module of `game` (the generic one when there is none or it fails). */
-export async function screenFor(game) {
-  const load = SCREENS[game];
-  if (!load) return generic;
+/**
+ * Load the screen of `game` (the generic one when there is none or it fails to load), with
+ * its stylesheet and strings. `games`: the list of /api/games (or a promise of it), to know
+ * which of its files the game has; without it, every file is tried.
+ */
+export async function screenFor(game, games = null) {
+  const files = await clientFiles(game, games);
+  const strings = files.strings ? loadGameStrings(game).catch((err) => console.error(err)) : null;
+  if (!files.screen) {
+    await strings;
+    return generic;
+  }
   try {
-    const [module] = await Promise.all([load(), loadGameStrings(game)]);
+    const [module] = await Promise.all([import(`./${game}.js`), strings, files.stylesheet ? addStylesheet(game) : null]);
     if (typeof module.mount !== "function") throw new Error(`${game}: no mount()`);
     return module;
   } catch (err) {
     console.error(`could not load the screen of ${game}; showing the generic one`, err);
     return generic;
   }
+}
+
+async function clientFiles(game, games) {
+  const every = { screen: true, stylesheet: true, strings: true };
+  try {
+    const listed = (await games)?.find((g) => g.name === game);
+    return listed?.client ?? every;
+  } catch {
+    return every;
+  }
+}
+
+/** Add css/games/<game>.css to the page once; resolves when it has loaded (or failed). */
+function addStylesheet(game) {
+  const href = `/static/css/games/${game}.css`;
+  if (document.querySelector(`link[data-game-css="${game}"]`)) return null;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  link.dataset.gameCss = game;
+  const loaded = new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+    setTimeout(resolve, STYLESHEET_WAIT_MS);
+  });
+  document.head.append(link);
+  return loaded;
 }

@@ -13,7 +13,7 @@ import { createOwnWork } from "./pinto/create.js";
 import { createGallery } from "./pinto/gallery.js";
 import { createFinal, createPlayers, createRoundResults } from "./pinto/scores.js";
 import { createShow } from "./pinto/show.js";
-import { clockText, judgeOf, keepBlobs, keepFocus, loadCss, names, nicknameOf } from "./pinto/util.js";
+import { clockText, judgeOf, keepBlobs, keepFocus, names, nicknameOf } from "./pinto/util.js";
 
 // The line at the top, as tables: (view, push, me) → [i18n key, params]. What this seat has to
 // do now (view.you.to_do) comes first; with nothing to do, what the phase is waiting for. The
@@ -42,7 +42,6 @@ const PHASE_STATUS = {
 };
 
 export function mount(element, ctx) {
-  loadCss();
   const roundText = h("p", { class: "pn-round", id: "pn-round" });
   const categoryText = h("p", { class: "pn-category", id: "pn-category" });
   const categoryBox = h("div", { class: "pn-category-box" }, ht("span", { class: "pn-category-label" }, "game.pinto.category"), categoryText);

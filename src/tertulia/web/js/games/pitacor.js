@@ -7,7 +7,7 @@ import { prefs } from "../prefs.js";
 import { createBoard } from "./pitacor/board.js";
 import { createGiver } from "./pitacor/giver.js";
 import { createClueBar, createGuessPanel, createHistory, createPodium, createReveal, createScores, createTurns } from "./pitacor/panels.js";
-import { clockText, loadStyles, nameOf } from "./pitacor/util.js";
+import { clockText, nameOf } from "./pitacor/util.js";
 
 const EDGES = "pitacor.edges";
 
@@ -44,7 +44,6 @@ function markersStatus(v, push, me) {
 }
 
 export function mount(element, ctx) {
-  loadStyles();
   let push = null;
   // Each board's cell colours, from Pitacor's static data (views.static_data): {classic: {cols,
   // rows, cells: ["#RRGGBB", …]}, ultra_hard: …}. Without them the board is drawn uncoloured.

@@ -1,16 +1,6 @@
-// Pintó's small shared pieces: the stylesheet, the blob store, names, the countdown text,
-// the rulebook's scoring formula (for the preview before the artist confirms), and keeping
-// the keyboard focus across a re-render.
-
-import { h } from "../../dom.js";
-
-const CSS_ID = "pinto-css";
-
-/** Add pinto.css to the page once. */
-export function loadCss() {
-  if (document.getElementById(CSS_ID)) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/pinto.css", id: CSS_ID }));
-}
+// Pintó's small shared pieces: the blob store, names, the countdown text, the rulebook's
+// scoring formula (for the preview before the artist confirms), and keeping the keyboard
+// focus across a re-render.
 
 // ------------------------------------------------------------------ blobs
 //

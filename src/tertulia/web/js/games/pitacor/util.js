@@ -1,5 +1,5 @@
-// Small helpers shared by Pitacor's screen modules: coordinates, colours, the screen's
-// stylesheet, and the countdown text.
+// Small helpers shared by Pitacor's screen modules: coordinates, colours and the countdown
+// text.
 
 /** (row, col), zero-based → "H12": the row's letter then the column's number. */
 export function cellName(row, col) {
@@ -30,16 +30,6 @@ export function inkFor(hex) {
 export function clockText(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-/** Add the screen's stylesheet to the page once. */
-export function loadStyles() {
-  if (document.querySelector("link[data-pitacor-css]")) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/static/css/pitacor.css";
-  link.dataset.pitacorCss = "";
-  document.head.append(link);
 }
 
 /** The nickname of seat `id` in this view (falls back to the room's seats). */
