@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 Patch = list[dict[str, Any]]
+_encode = msgspec.json.encode
 
 
 def diff(old: Any, new: Any) -> Patch:
@@ -36,8 +39,10 @@ def _same(old: Any, new: Any) -> bool:
 
 
 def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
+    if old is new:  # a part the server kept as it was (most of a view, most of the time)
+        return
     if type(old) is dict and type(new) is dict:
-        if old == new and _same_leaf_types(old, new) and list(old) == list(new):
+        if old == new and _exactly(old, new):
             return
         if not _order_kept(old, new):  # key order matters to a client walking the object
             ops.append({"op": "replace", "path": path, "value": new})
@@ -53,14 +58,14 @@ def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
                 _diff(old[key], value, where, ops)
         return
     if type(old) is list and type(new) is list:
-        if old == new and _same_leaf_types(old, new):
+        if old == new and _exactly(old, new):
             return
         if len(old) == len(new):
             for index, (was, now) in enumerate(zip(old, new, strict=True)):
                 _diff(was, now, f"{path}/{index}", ops)
             return
         start = new[: len(old)]
-        if len(new) > len(old) and start == old and _same_leaf_types(old, start):
+        if len(new) > len(old) and start == old and _exactly(old, start):
             ops.extend({"op": "add", "path": f"{path}/-", "value": v} for v in new[len(old) :])
             return
         ops.append({"op": "replace", "path": path, "value": new})
@@ -78,17 +83,11 @@ def _order_kept(old: dict, new: dict) -> bool:
     return all(key in old for key in list(new)[: len(kept)])
 
 
-def _same_leaf_types(old: Any, new: Any) -> bool:
-    """Whether two values that compare equal also have the same types everywhere (``==``
-    holds for ``{"a": 1}`` and ``{"a": True}``). Only walked when they compare equal, which is
-    the common case of an unchanged part; a scalar check first keeps it cheap."""
-    if type(old) is not type(new):
-        return False
-    if type(old) is dict:
-        return all(_same_leaf_types(v, new[k]) for k, v in old.items())
-    if type(old) is list:
-        return all(_same_leaf_types(a, b) for a, b in zip(old, new, strict=True))
-    return True
+def _exactly(old: Any, new: Any) -> bool:
+    """Whether two values that compare equal are the same JSON: ``==`` holds for ``{"a": 1}``
+    and ``{"a": True}``, and for objects whose keys come in another order. Their encodings
+    tell, at C speed (walking them in Python cost more than the rest of a diff)."""
+    return _encode(old) == _encode(new)
 
 
 def apply(document: Any, ops: Patch) -> Any:
