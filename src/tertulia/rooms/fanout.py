@@ -3,8 +3,14 @@
 A connection gets the whole picture once — a ``room`` push when it comes in, or when it asks
 (``sync``) — and from then on, for each change, a ``patch``: the JSON Patch from the room and
 view it last received to the new ones (``patches.py``). Each connection's last picture is kept
-here (by reference: the dicts are never changed once built), so a patch is computed from that
-seat's own views only, and a connection that missed nothing always gets one that fits.
+here, so a patch is computed from that seat's own views only, and a connection that missed
+nothing always gets one that fits.
+
+The pictures are kept encoded (JSON bytes), not as dicts: bytes hold no references, so the
+garbage collector never walks them (as dicts, ten views per room made full collections of
+half a second at 5,000 players; benchmarks/README.md), they take a fraction of the memory,
+and "unchanged" is one comparison of bytes. A part that did change is decoded again to be
+diffed — usually one seat's view per action.
 
 What every seat shares (the room, the events) is built once per change; each seat's game view
 is built on its own — and only for the seats the change can alter, when the game says so
@@ -33,44 +39,47 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tertulia.room")
 
-View = dict[str, Any] | None
 _encode = record_encoder.encode
+_decode = msgspec.json.decode
+_NO_CHANGE = msgspec.Raw(b"[]")
 
 
 class _Stay:
     """What one connection holds of this room: the blobs it has, and the picture (room,
-    view) of the push numbered ``version`` it received last — None before its first."""
+    view, encoded) of the push numbered ``version`` it received last — None before its
+    first."""
 
     __slots__ = ("blobs", "room", "version", "view")
 
     def __init__(self) -> None:
         self.blobs: set[str] = set()
         self.version: int | None = None
-        self.room: dict[str, Any] = {}
-        self.view: View = None
+        self.room = b""
+        self.view = b"null"
 
 
 @dataclass
 class Pushes:
     """A change's pushes, built before it is saved: a chat line, or the new room and each
-    player's new view with the patches to them from each picture connections hold."""
+    player's new view (encoded) with the patches to them from each picture connections
+    hold."""
 
     line: ChatLine | None = None
-    room: dict[str, Any] = field(default_factory=dict)
-    events: msgspec.Raw = field(default_factory=lambda: msgspec.Raw(b"[]"))
-    views: dict[str, View] = field(default_factory=dict)
-    # Encoded patches, by the id of the picture they start from (most connections share one).
-    room_patches: dict[int, msgspec.Raw] = field(default_factory=dict)
-    view_patches: dict[tuple[str, int], msgspec.Raw] = field(default_factory=dict)
+    room: bytes = b""
+    events: msgspec.Raw = field(default_factory=lambda: _NO_CHANGE)
+    views: dict[str, bytes] = field(default_factory=dict)
+    # Encoded patches, by the picture they start from (most connections share one).
+    room_patches: dict[bytes, msgspec.Raw] = field(default_factory=dict)
+    view_patches: dict[tuple[str, bytes], msgspec.Raw] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class _LastViews:
-    """Each player's view as the change numbered ``seq`` left them."""
+    """Each player's view (encoded) as the change numbered ``seq`` left them."""
 
     seq: int
     model: RoomModel
-    views: dict[str, View]
+    views: dict[str, bytes]
 
 
 class FanOut:
@@ -124,26 +133,32 @@ class FanOut:
             return Pushes(line=ChatLine(model.chat[-1]))
         players = list(dict.fromkeys(p.player for p in self._stays))
         kept = self._views_kept(model, seq, record)
-        views: dict[str, View] = game_views(model, [p for p in players if p not in kept])
-        views.update((p, kept[p]) for p in players if p in kept)
+        built = game_views(model, [p for p in players if p not in kept])
+        encoded: dict[int, bytes] = {}  # seats that see the same view share its bytes
+        views = {p: kept[p] for p in players if p in kept}
+        for player, view in built.items():
+            if id(view) not in encoded:
+                encoded[id(view)] = _encode(view)
+            views[player] = encoded[id(view)]
         self._last_views = _LastViews(seq, model, views)
         room = self._room(model)
         pushes = Pushes(
-            room=room, events=msgspec.Raw(_encode([{"kind": e.kind, **e.data} for e in events]))
+            room=_encode(room),
+            events=msgspec.Raw(_encode([{"kind": e.kind, **e.data} for e in events])),
+            views=views,
         )
-        pushes.views = views
         for peer, stay in self._stays.items():
             if stay.version is None:
                 continue
-            if id(stay.room) not in pushes.room_patches:
-                pushes.room_patches[id(stay.room)] = msgspec.Raw(_encode(diff(stay.room, room)))
-            key = (peer.player, id(stay.view))
+            if stay.room not in pushes.room_patches:
+                pushes.room_patches[stay.room] = _patch(stay.room, pushes.room, room)
+            key = (peer.player, stay.view)
             if key not in pushes.view_patches:
-                ops = diff(stay.view, views[peer.player])
-                pushes.view_patches[key] = msgspec.Raw(_encode(ops))
+                new = views[peer.player]
+                pushes.view_patches[key] = _patch(stay.view, new, built.get(peer.player))
         return pushes
 
-    def _views_kept(self, model: RoomModel, seq: int, record: Record) -> dict[str, View]:
+    def _views_kept(self, model: RoomModel, seq: int, record: Record) -> dict[str, bytes]:
         """The views of the change just before this one that this one leaves as they were
         (see ``views_kept``); only if that change was told (it is numbered ``seq - 1``) and
         the room was not rebuilt since."""
@@ -173,8 +188,8 @@ class FanOut:
                 code=model.code,
                 version=version,
                 base=stay.version,
-                room=pushes.room_patches[id(stay.room)],
-                view=pushes.view_patches[(peer.player, id(stay.view))],
+                room=pushes.room_patches[stay.room],
+                view=pushes.view_patches[(peer.player, stay.view)],
                 events=pushes.events,
                 blobs=self._new_blobs(stay, peer, model),
             )
@@ -201,9 +216,10 @@ class FanOut:
         """``peer``'s whole picture now (it comes in, asks for it, or a patch could not be
         built); its patches start from it."""
         stay = self._stays.setdefault(peer, _Stay())
-        view = game_view(model, peer.player)
+        view = _encode(game_view(model, peer.player))
         chat = list(model.chat) if with_chat else None
-        return self._whole(peer, stay, model, version, self._room(model), view, b"[]", chat)
+        room = _encode(self._room(model))
+        return self._whole(peer, stay, model, version, room, view, _NO_CHANGE, chat)
 
     def _whole(
         self,
@@ -211,17 +227,17 @@ class FanOut:
         stay: _Stay,
         model: RoomModel,
         version: int,
-        room: dict[str, Any],
-        view: View,
-        events: bytes,
+        room: bytes,
+        view: bytes,
+        events: msgspec.Raw,
         chat: list | None = None,
     ) -> RoomUpdate:
         stay.version, stay.room, stay.view = version, room, view
         return RoomUpdate(
             version=version,
-            room=room,
-            view=view,
-            events=msgspec.Raw(events),
+            room=msgspec.Raw(room),
+            view=msgspec.Raw(view),
+            events=events,
             chat=chat,
             blobs=self._new_blobs(stay, peer, model),
         )
@@ -246,3 +262,12 @@ class FanOut:
         fresh = game_blobs(model, peer.player, stay.blobs)
         stay.blobs.update(fresh)
         return fresh or None
+
+
+def _patch(was: bytes, now: bytes, new: Any) -> msgspec.Raw:
+    """The encoded patch from the picture part ``was`` to ``now`` (``new``: ``now`` decoded,
+    when the caller has it). Equal bytes are no change; otherwise the old part is decoded
+    again and diffed."""
+    if was == now:
+        return _NO_CHANGE
+    return msgspec.Raw(_encode(diff(_decode(was), _decode(now) if new is None else new)))
