@@ -251,3 +251,20 @@ def test_a_leave_that_leaves_too_few_players_ends_the_match(game):
     assert module.outcome(state).reason == "too_few_players" and module.deadline(state) is None
     later = module.apply(state, None, Leave("p1"), 1002.0)[1]  # over already: just told
     assert [e.kind for e in later] == ["player.left"]
+
+
+# Every name games, the rooms and the tests reach as ``base.X``; base.py gathers them from
+# the modules of shared tools beside it, so a game imports ``base`` and nothing else.
+SHARED_NAMES = """
+    ALREADY_SEATED EARLY_TIMEOUT MATCH_FULL MATCH_OVER NOT_A_PLAYER NOT_YOUR_TURN ROOM_ONLY
+    SYSTEM_ACTIONS TOO_FEW_PLAYERS UNKNOWN_SEAT WRONG_PHASE Action Drop Event Extend Game
+    Handler Host Join Leave M MatchState Outcome P Placing Player Return Rng RuleError Scored
+    Seat SeatedPlayer Seating SystemAction T TimedState Timeout apply_with check_and_apply
+    clone deadline decode_action extend finish_match ignore is_here is_playing outcome podium
+    rank require_players seat_view set_clock setting settings_schema you
+""".split()
+
+
+def test_base_gives_every_shared_name_and_says_so():
+    assert sorted(base.__all__) == sorted(SHARED_NAMES)
+    assert all(hasattr(base, name) for name in SHARED_NAMES)
