@@ -49,11 +49,18 @@ def raised_codes(*sources: Path, every_constant: bool = False) -> set[str]:
 
 def platform_codes() -> set[str]:
     """The platform's codes: the table of docs/protocol.md, and what ``games/base.py`` raises
-    for every game (``action.not_your_turn``, ``seat.match_full``, …)."""
+    for every game (``action.not_your_turn``, ``seat.match_full``, …), read from the modules
+    it gathers (``games/_errors.py``, ``_seating.py``, …): every plain module of ``games/``."""
     protocol = (ROOT / "docs" / "protocol.md").read_text("utf-8")
     table = protocol.split("## Error codes of the platform", 1)[1]
     documented = set(re.findall(r"`([a-z_]+\.[a-z_]+)`", table))
-    return documented | raised_codes(GAMES / "base.py", every_constant=True)
+    return documented | raised_codes(*base_modules(), every_constant=True)
+
+
+def base_modules() -> list[Path]:
+    """``games/base.py`` and the modules of shared tools beside it (not ``__init__.py``, which
+    finds the games)."""
+    return sorted(path for path in GAMES.glob("*.py") if path.name != "__init__.py")
 
 
 def _code_constants(tree: ast.Module) -> dict[str, str]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import enum
 import importlib
+import sys
 import typing
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -30,6 +32,12 @@ from tertulia.games.base import (
     settings_schema,
 )
 from tertulia.games.pitacor.settings import Settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+import tiny_game  # the example of docs/adding-a-game.md
+
+# The shipped games and the example: the example is built with the same tools.
+EVERY_GAME = {**GAMES, tiny_game.NAME: tiny_game}
 
 
 def test_same_seed_draws_the_same_numbers_so_replays_are_exact():
@@ -117,13 +125,13 @@ _ACTION_KEYS = st.sampled_from(["type", "cell", "index", "text", "seat", "until"
 _ACTION_TYPES = st.sampled_from(
     [
         *["select_cell", "confirm", "give_clue", "choose_target", "pass_clue"],
-        *["timeout", "extend", "nope", 3],
+        *["timeout", "extend", "add", "nope", 3],
     ]
 )
 
 
 @given(
-    st.sampled_from(sorted(GAMES)),
+    st.sampled_from(sorted(EVERY_GAME)),
     st.dictionaries(_ACTION_KEYS, _JSON_VALUES, max_size=4),
     _ACTION_TYPES,
 )
@@ -131,7 +139,7 @@ def test_an_action_is_decoded_exactly_as_msgspec_convert_would(game, raw, kind):
     """The fast path must accept, refuse and word its refusals like ``msgspec.convert``:
     a player's "action.malformed" message comes from here."""
     raw = {**raw, "type": kind} if kind != 3 or raw else raw
-    action_type = GAMES[game].Action
+    action_type = EVERY_GAME[game].Action
 
     def outcome(decode):
         try:
@@ -147,13 +155,13 @@ def test_an_action_is_decoded_exactly_as_msgspec_convert_would(game, raw, kind):
 def _started(game: str, deadline: float | None = 1030.0):
     """A match of ``game`` at 1000.0 with as few players as it takes, its clock due at
     ``deadline`` (None: nothing timed)."""
-    module = GAMES[game]
+    module = EVERY_GAME[game]
     players = [Player(f"p{i}", f"P{i}") for i in range(module.MIN_PLAYERS)]
     state = module.start(module.Settings(), players, 7, 1000.0)
     return module, msgspec.structs.replace(state, deadline=deadline)
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(EVERY_GAME))
 def test_the_room_may_move_a_deadline_later_and_nothing_else_changes(game):
     """After a restart the room gives a clock the downtime ate a grace (``Extend``): the
     deadline moves, the clock stays what it was for, and clients are told."""
@@ -164,7 +172,7 @@ def test_the_room_may_move_a_deadline_later_and_nothing_else_changes(game):
     assert [(e.kind, e.data) for e in events] == [("clock.extended", {"until": 1100.0})]
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(EVERY_GAME))
 def test_an_extension_never_moves_a_deadline_earlier_nor_starts_a_clock(game):
     module, state = _started(game)
     assert module.apply(state, None, Extend(1010.0), 1005.0) == (state, [])
@@ -172,7 +180,7 @@ def test_an_extension_never_moves_a_deadline_earlier_nor_starts_a_clock(game):
     assert module.apply(untimed, None, Extend(1100.0), 1005.0) == (untimed, [])
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(EVERY_GAME))
 def test_only_the_room_may_extend_a_clock(game):
     module, state = _started(game)
     with pytest.raises(RuleError) as refused:
@@ -188,6 +196,8 @@ def test_a_game_judges_text_only_in_actions_it_handles():
 
 
 def _seats(module) -> base.Seating:
+    if hasattr(module, "SEATS"):  # a game in one file (the example)
+        return module.SEATS
     return importlib.import_module(f"{module.__name__}.rules").SEATS
 
 
@@ -201,7 +211,7 @@ def _assert_fields(cls: type, protocol: type) -> None:
             assert have[name] == wanted, f"{cls.__qualname__}.{name}: {have[name]}"
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(EVERY_GAME))
 def test_a_games_state_and_players_have_the_fields_the_shared_tools_use(game):
     module, state = _started(game)
     seats = _seats(module)
@@ -213,7 +223,7 @@ def test_a_games_state_and_players_have_the_fields_the_shared_tools_use(game):
     assert seats.find(state, "p0") is seats.players(state)[0] and seats.find(state, None) is None
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(EVERY_GAME))
 @pytest.mark.parametrize("action", [Drop, Return, Leave])
 def test_a_room_action_naming_a_seat_the_match_never_had_is_refused(game, action):
     module, state = _started(game)
@@ -222,7 +232,7 @@ def test_a_room_action_naming_a_seat_the_match_never_had_is_refused(game, action
     assert refused.value.code == "seat.unknown"
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(EVERY_GAME))
 def test_dropping_twice_or_coming_back_when_here_is_no_news(game):
     module, state = _started(game)
     assert module.apply(state, None, Return("p1"), 1001.0)[1] == []
@@ -233,7 +243,7 @@ def test_dropping_twice_or_coming_back_when_here_is_no_news(game):
     ]
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(EVERY_GAME))
 def test_a_leave_that_leaves_too_few_players_ends_the_match(game):
     module, state = _started(game)  # as few players as the game takes
     state, events = module.apply(state, None, Leave("p0"), 1001.0)
@@ -241,3 +251,20 @@ def test_a_leave_that_leaves_too_few_players_ends_the_match(game):
     assert module.outcome(state).reason == "too_few_players" and module.deadline(state) is None
     later = module.apply(state, None, Leave("p1"), 1002.0)[1]  # over already: just told
     assert [e.kind for e in later] == ["player.left"]
+
+
+# Every name games, the rooms and the tests reach as ``base.X``; base.py gathers them from
+# the modules of shared tools beside it, so a game imports ``base`` and nothing else.
+SHARED_NAMES = """
+    ALREADY_SEATED EARLY_TIMEOUT MATCH_FULL MATCH_OVER NOT_A_PLAYER NOT_YOUR_TURN ROOM_ONLY
+    SYSTEM_ACTIONS TOO_FEW_PLAYERS UNKNOWN_SEAT WRONG_PHASE Action Drop Event Extend Game
+    Handler Host Join Leave M MatchState Outcome P Placing Player Return Rng RuleError Scored
+    Seat SeatedPlayer Seating SystemAction T TimedState Timeout apply_with check_and_apply
+    clone deadline decode_action extend finish_match ignore is_here is_playing outcome podium
+    rank require_players seat_view set_clock setting settings_schema you
+""".split()
+
+
+def test_base_gives_every_shared_name_and_says_so():
+    assert sorted(base.__all__) == sorted(SHARED_NAMES)
+    assert all(hasattr(base, name) for name in SHARED_NAMES)

@@ -12,9 +12,9 @@ from types import ModuleType
 
 import pytest
 from error_codes import GAMES as GAMES_FOLDER
-from error_codes import ROOT, platform_codes, raised_codes
+from error_codes import ROOT, base_modules, platform_codes, raised_codes
 
-from tertulia.games import GAMES, BrokenGames, discover
+from tertulia.games import GAME_NAME, GAMES, BrokenGames, discover
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
@@ -86,6 +86,27 @@ def test_order_decides_then_the_name_and_games_without_an_order_come_last(tmp_pa
     )
     (tmp_path / package / "loose.py").write_text("raise RuntimeError('a module is no game')\n")
     assert list(discover(package, paths)) == ["zebra", "ant", "bee", "aardvark"]
+
+
+def test_a_plain_module_is_never_a_game_even_one_that_meets_the_contract(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package, paths = _package(tmp_path, "module_games", {"real": FAKE_GAME})
+    for module in ("seating.py", "_clocks.py"):
+        (tmp_path / package / module).write_text(textwrap.dedent(FAKE_GAME))
+    assert list(discover(package, paths)) == ["real"]
+
+
+def test_the_modules_base_gathers_can_never_be_taken_for_games():
+    """``games/`` holds ``base.py`` and the modules of shared tools it gathers: plain modules,
+    which discovery never imports as games, named with a leading ``_`` so that no game folder
+    can have one's name (a folder ``games/seating/`` would be imported in place of a module
+    ``games/seating.py``, and base with it)."""
+    modules = [path.stem for path in base_modules()]
+    assert "base" in modules and len(modules) > 1
+    assert all(name == "base" or name.startswith("_") for name in modules), modules
+    assert not any(GAME_NAME.match(name) for name in modules if name != "base")
+    assert not set(modules) & set(GAMES)
+    assert not [p.name for p in GAMES_FOLDER.iterdir() if p.is_dir() and p.name in modules]
 
 
 def test_a_broken_game_stops_discovery_with_a_message_naming_it_and_why(tmp_path, monkeypatch):

@@ -1,10 +1,13 @@
 """The games: every folder here is one, a pure rules package behind the contract in ``base.py``.
 
 A game is a folder. ``games/<name>/`` is found by looking, not by a list: every package in
-this folder whose name does not start with ``_`` is a game (``base`` is the contract, not a
-game), and its folder's name is the game's name (``NAME`` must say the same). Its browser
-side sits at the same name under ``web/`` (``js/games/<name>.js``, ``css/games/<name>.css``,
-``i18n/games/<name>/<lang>.json``); ``docs/adding-a-game.md`` walks through all of it.
+this folder whose name does not start with ``_`` is a game, and its folder's name is the
+game's name (``NAME`` must say the same). Plain modules are never games: ``base.py`` (the
+contract, the one module games import) and the modules of shared tools it gathers
+(``_seating.py``, ``_match.py``, …), named with a ``_`` so that no game folder can shadow
+one. A game's browser side sits at the same name under ``web/`` (``js/games/<name>.js``,
+``css/games/<name>.css``, ``i18n/games/<name>/<lang>.json``); ``docs/adding-a-game.md`` walks
+through all of it.
 
 Besides the contract, a game package may give:
 
