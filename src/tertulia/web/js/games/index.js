@@ -24,16 +24,23 @@
 //     avatar(id, nickname, {size, offline}) / identity(id, nickname): colour + initial + shape
 //     setChatAllowed(bool, reasonKey?) grey out the chat box, saying why (an i18n key, e.g.
 //                           Pitacor's "the clue giver can't chat until the reveal")
+//     staticData            the game's public data that never changes (its `static` in
+//                           GET /api/games, e.g. Pitacor's board colours; {} without it): no
+//                           screen fetches the games list again
+// - The module may also export `quietToDos`: the "carry on" to-dos everyone gets while looking
+//   at a reveal (Haiclue's "ready", Pitacor's "next_round"), which make no beep (sound.js).
 // - `update(push)` is called right after mount and then with every `room` push while
 //   room.status is "playing" or "ended": push = {version, room, view, events, blobs}, where
 //   `blobs` holds every blob of this room received so far (the view refers to them by key). Render the
 //   latest push; never patch state. `view` is this seat's own view from the game's view().
+//   The server may send a seat only what changed (a "patch" push, docs/protocol.md); the page
+//   applies it before calling update, so a screen always gets the whole latest push.
 // - `unmount()` removes listeners and timers; the room screen empties the element itself.
 // - Sounds are the room's (sound.js), for every game alike: a beep when `view.you.to_do` turns
-//   to something new that this tab's own action did not cause (not for the "carry on" to-dos
-//   "ready" and "next_round", which come to everyone looking at a reveal), two lower beeps
-//   ten seconds before `view.deadline` while there is a to-do and the clock was long enough
-//   for that to be news. A view that names those gets them for free.
+//   to something new that this tab's own action did not cause (not for the screen's
+//   `quietToDos`, above), two lower beeps ten seconds before `view.deadline` while there is a
+//   to-do and the clock was long enough for that to be news. A view that names those gets
+//   them for free.
 //
 // A game is found by its name, at the same paths for every game (no list to edit here):
 //
