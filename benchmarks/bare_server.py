@@ -1,17 +1,20 @@
 """The baseline for `load.py`: a bare Starlette WebSocket fan-out server, no rules, no storage.
 
 Each connection says hello, joins a room by name, and from then on every message it sends
-is broadcast to every connection in that room as one JSON `room` push (with the room's
-version, like ours), then answered with an `ack` — the same conversation shape as Tertulia's
-protocol, so the same load generator drives both. The push body is a template: by default a
-push captured from a real Tertulia room (`--template FILE`, written by `load.py`), so both
-servers send pushes of the same size and content (which matters for permessage-deflate).
+is broadcast to every connection in that room as one push (with the room's version, like
+ours), then answered with an `ack` — the same conversation shape as Tertulia's protocol, so
+the same load generator drives both. What is pushed is replayed: `--template FILE` holds the
+pushes a few seats of our server received in the same round of `load.py` (a JSON list), and
+each room sends them in turn (its version set in each), so both servers send pushes of the
+same sizes and content (which matters for permessage-deflate). Without one, a synthetic
+whole view of ~3 KB.
 
 Fan-out is ours: the same `tertulia.server.outlet.Outlet` per connection (a push is written
 at once, a slow client queues alone), imported rather than copied so that the two cannot
-drift apart, and it runs on uvicorn with the same options as `tertulia serve`. What it leaves
+drift apart, and it runs on uvicorn with the options of `tertulia serve`
+(`tertulia.server.serving`: the same WebSocket protocol and deflate settings). What it leaves
 out is exactly what we measure: validation, the room's single writer, the fold, the durable
-append, per-seat views and per-seat encoding.
+append, per-seat views, patches and per-seat encoding.
 
     .venv/bin/python benchmarks/bare_server.py --port 8100 [--template push.json]
 """
@@ -31,7 +34,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tertulia.server.config import Config
 from tertulia.server.outlet import Outlet
+from tertulia.server.serving import uvicorn_config
 
 
 class Head(msgspec.Struct):
@@ -66,12 +71,12 @@ class Conn:
 class Room:
     __slots__ = ("conns", "version")
 
-    def __init__(self) -> None:
+    def __init__(self, version: int) -> None:
         self.conns: set[Conn] = set()
-        self.version = 0
+        self.version = version  # rooms start at different places in the replayed pushes
 
 
-def create_app(template: dict[str, Any]) -> Starlette:
+def create_app(pushes: list[dict[str, Any]]) -> Starlette:
     rooms: dict[str, Room] = {}
     conns: set[Conn] = set()
     decode = msgspec.json.Decoder(Head).decode
@@ -91,12 +96,15 @@ def create_app(template: dict[str, Any]) -> Starlette:
         elif head.type == "join_room" and head.code:
             if conn.room is not None:
                 conn.room.conns.discard(conn)
-            conn.room = rooms.setdefault(head.code, Room())
+            if head.code not in rooms:
+                rooms[head.code] = Room(version=len(rooms) * 7)
+            conn.room = rooms[head.code]
             conn.room.conns.add(conn)
         elif conn.room is not None:
             room = conn.room
             room.version += 1
-            push = encode({**template, "version": room.version})
+            # An existing key keeps its place: the same bytes as ours but the version's digits.
+            push = encode({**pushes[room.version % len(pushes)], "version": room.version})
             for other in room.conns:
                 other.send(push)
         conn.send(encode({"type": "ack", "re": head.id, "data": None}))
@@ -127,21 +135,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8100)
-    parser.add_argument("--template", type=Path, help="a JSON push to send (version is set)")
+    parser.add_argument("--template", type=Path, help="pushes to replay (a JSON list)")
     args = parser.parse_args()
     if args.host not in ("127.0.0.1", "::1", "localhost"):
         parser.error("the bare server listens on loopback only")
-    template = json.loads(args.template.read_text()) if args.template else SYNTHETIC
-    # The same uvicorn options as `tertulia serve` (cli.py), so only the app differs.
-    uvicorn.run(
-        create_app(template),
-        host=args.host,
-        port=args.port,
-        log_config=None,
-        access_log=False,
-        ws_max_size=1 << 20,
-        lifespan="off",
+    loaded = json.loads(args.template.read_text()) if args.template else [SYNTHETIC]
+    pushes = loaded if isinstance(loaded, list) else [loaded]
+    # The options of `tertulia serve` (serving.py), so only the app differs.
+    options = uvicorn_config(
+        create_app(pushes), Config(host=args.host, port=args.port), lifespan="off"
     )
+    uvicorn.Server(options).run()
 
 
 if __name__ == "__main__":

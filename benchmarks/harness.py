@@ -32,6 +32,7 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 ROWS = "ABCDEFGHIJKLMNOP"  # Pitacor's board: rows A–P, columns 1–30
 CLUES = ("ocean", "lemon", "forest", "sunset", "ember")
 REQUEST_TIMEOUT = 30.0
+KEEP_PUSHES = 400  # pushes a watched seat keeps, for the bare server to replay
 
 
 def loopback_address(block: int, index: int) -> str:
@@ -88,6 +89,7 @@ class Seat:
         self.player = ""
         self.push_bytes = 0
         self.pushes = 0
+        self.kept: list[bytes] | None = None  # set to a list to keep the pushes received
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
@@ -138,6 +140,8 @@ class Seat:
                     self.latest = frame
                     self.push_bytes += len(frame)
                     self.pushes += 1
+                    if self.kept is not None and len(self.kept) < KEEP_PUSHES:
+                        self.kept.append(frame)
                     seen = received.get(version)
                     if seen is None:
                         received[version] = [1, now]

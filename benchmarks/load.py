@@ -8,8 +8,9 @@ chooses a target and gives the clue "ocean"; from then on every guesser sends
 cell is ever taken and every selection is accepted: the real path (validate, the room's
 writer, fold, durable append with group commit, one view per seat, fan-out). The giver sends
 nothing. Then the bare server (``benchmarks/bare_server.py``) gets the same rooms, the same
-senders, the same message rate and the same fan-out, with a push captured from our run as its
-body.
+senders, the same message rate and the same fan-out, and replays the pushes ours sent in the
+same round (those a few seats received while measured: patches of different moves and
+views), in turn, so both servers send pushes of the same sizes and content.
 
 The latency of one action runs from the moment its sender sends it to the moment the *last*
 seat of its room has received the push it caused. Pushes are matched by the room's version:
@@ -111,6 +112,11 @@ async def _worker(spec: dict[str, Any], pipe: Any) -> None:
         ]
         every = [s for room in rooms for s in room.guessers]
         await asyncio.sleep(max(0.0, t_measure - time.monotonic()))
+        # What the bare server will replay: the pushes some seats receive while measured
+        # (one seat in each of a few rooms: patches of different moves and views).
+        watched = [room.guessers[0] for room in rooms[:8] if room.guessers]
+        for seat in watched:
+            seat.kept = []
         cpu0 = cpu_self()
         bytes0, pushes0 = sum(s.push_bytes for s in every), sum(s.pushes for s in every)
         await asyncio.sleep(max(0.0, t_end - time.monotonic()))
@@ -140,7 +146,7 @@ async def _worker(spec: dict[str, Any], pipe: Any) -> None:
             for at in s.timed.values()
             if t_measure <= at < t_end
         )
-        template = next((s.latest for s in every if s.latest is not None), None)
+        sample = [frame.decode() for seat in watched for frame in seat.kept or []]
         pipe.send(
             (
                 "result",
@@ -154,7 +160,7 @@ async def _worker(spec: dict[str, Any], pipe: Any) -> None:
                     "lag_p99": quantile(lags, 0.99) if lags else 0.0,
                     "lag_max": max(lags) if lags else 0.0,
                     "push_bytes": (bytes1 - bytes0) / max(1, pushes1 - pushes0),
-                    "template": template.decode() if template else None,
+                    "sample": sample,
                 },
             )
         )
@@ -378,7 +384,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         - (cpu1 - cpu0) / args.duration
         - sum(r["cpu"] for r in results) / args.duration,
         "push_bytes": statistics.fmean(r["push_bytes"] for r in results),
-        "template": next((r["template"] for r in results if r["template"]), None),
+        "sample": [frame for r in results for frame in r["sample"]],
         "clean_samples": clean,  # seconds; pooled over rounds by main, not written to --json
     }
 
@@ -618,9 +624,10 @@ def main() -> int:
                         f"were timed in undisturbed seconds (p99 {result['p99_ms']:.1f} ms); again)"
                     )
                 result["attempts"] = attempt + 1
-                if kind == "tertulia" and result["template"] and template is None:
-                    template = workdir / "push.json"
-                    template.write_text(result["template"])
+                if kind == "tertulia" and result["sample"]:
+                    # The bare server of this round replays what ours sent in it.
+                    template = workdir / "pushes.json"
+                    template.write_text("[" + ",".join(result["sample"]) + "]")
                 results[kind] = result
                 _report(result)
             if "tertulia" in results and "bare" in results:
@@ -631,7 +638,7 @@ def main() -> int:
     if args.json:
         for results in rounds:
             for r in results.values():
-                r.pop("template", None)
+                r.pop("sample", None)
                 r.pop("clean_samples", None)
         record = {"args": vars(args), "rounds": rounds}
         args.json.write_text(json.dumps(record, indent=2, default=str))

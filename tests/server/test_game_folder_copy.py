@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -90,7 +91,11 @@ def test_a_copied_game_folder_is_a_new_game_listed_served_and_played_to_its_end(
             return code
 
         code = run(play())
-        recent = json.loads(_get(f"{server.base}/api/rooms")[1])["recent"]
+        # The finished match is archived after its last push went out: give it a moment.
+        deadline = time.monotonic() + 5
+        while not (recent := json.loads(_get(f"{server.base}/api/rooms")[1])["recent"]):
+            assert time.monotonic() < deadline, "the finished match never reached the list"
+            time.sleep(0.05)
         assert (recent[0]["room"], recent[0]["game"]) == (code, "hues")
 
 

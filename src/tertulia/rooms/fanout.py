@@ -89,6 +89,7 @@ class FanOut:
         self._code = code  # for logs
         self._stays: dict[Peer, _Stay] = {}
         self._last_views: _LastViews | None = None
+        self._shared_room = b""  # the newest room part sent: whole pictures share its bytes
 
     # ------------------------------------------------------------------ who is here
 
@@ -143,7 +144,7 @@ class FanOut:
         self._last_views = _LastViews(seq, model, views)
         room = self._room(model)
         pushes = Pushes(
-            room=_encode(room),
+            room=self._share(_encode(room)),
             events=msgspec.Raw(_encode([{"kind": e.kind, **e.data} for e in events])),
             views=views,
         )
@@ -218,8 +219,15 @@ class FanOut:
         stay = self._stays.setdefault(peer, _Stay())
         view = _encode(game_view(model, peer.player))
         chat = list(model.chat) if with_chat else None
-        room = _encode(self._room(model))
+        room = self._share(_encode(self._room(model)))
         return self._whole(peer, stay, model, version, room, view, _NO_CHANGE, chat)
+
+    def _share(self, room: bytes) -> bytes:
+        """Every connection keeps its picture and the room part is the same for all: one copy
+        of it, not one per connection (everyone asking at once would keep ten)."""
+        if room != self._shared_room:
+            self._shared_room = room
+        return self._shared_room
 
     def _whole(
         self,

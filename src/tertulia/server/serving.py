@@ -8,6 +8,7 @@ from typing import Any
 import uvicorn
 
 from .config import Config
+from .websocket import TertuliaWebSocket
 
 
 def uvicorn_config(app: Any, config: Config, **overrides: Any) -> uvicorn.Config:
@@ -24,6 +25,9 @@ def uvicorn_config(app: Any, config: Config, **overrides: Any) -> uvicorn.Config
         # process could pick its own address; our gate believes it only from the proxies
         # the operator names (--trusted-proxies).
         "proxy_headers": False,
+        # Lighter per connection than uvicorn's default, with a small deflate state (why:
+        # websocket.py).
+        "ws": TertuliaWebSocket,
     }
     options.update(overrides)
     return uvicorn.Config(app, **options)

@@ -1,0 +1,64 @@
+"""The WebSocket protocol uvicorn runs for us: its sans-I/O one, with a small deflate state.
+
+Why not uvicorn's default (the "legacy" websockets protocol): each connection there carries
+three asyncio tasks, a stream reader and a frame queue, and every send goes through them; the
+sans-I/O protocol writes a frame straight to the transport and keeps a connection in a few
+plain objects.
+
+Why a smaller deflate state: permessage-deflate keeps a compressor per connection for the whole
+connection (context takeover: a push is compressed against the ones before it). zlib's
+compressor costs about ``2^(window_bits+2) + 2^(mem_level+9)`` bytes: 256 KiB at the defaults
+(15, 8), and what a connection has touched of it stays in the process. Our pushes are small
+(a patch of a hundred-odd bytes; a whole view of a few KiB on join), so a 1 KiB window still
+holds the last several pushes to match against, and the hash table a smaller memory level
+gives is plenty for them (``benchmarks/memory.py`` measures both: memory per connection and
+bytes on the wire). What clients send is decompressed message by message, with no state
+kept between them (``client_no_context_takeover``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.server import ServerProtocol
+
+WINDOW_BITS = 10  # 1 KiB of history each way (9 is the smallest zlib's raw deflate takes)
+MEM_LEVEL = 3  # a 1,024-entry hash table and a 512-symbol buffer: ample for 1 KiB
+
+
+def deflate_factory() -> ServerPerMessageDeflateFactory:
+    return ServerPerMessageDeflateFactory(
+        server_max_window_bits=WINDOW_BITS,
+        client_max_window_bits=WINDOW_BITS,
+        # A client's messages are a few dozen bytes, a few a minute: compressed each on its
+        # own they cost the client a handful of bytes more, and the server keeps no
+        # decompressor between them (websockets frees it after each message): ~8 KiB less
+        # per connection. Clients must honour it (RFC 7692, 7.1.1.2); browsers do.
+        client_no_context_takeover=True,
+        compress_settings={"memLevel": MEM_LEVEL},
+    )
+
+
+class TertuliaWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol, with our deflate settings."""
+
+    def __init__(self, config: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
+        extensions = [deflate_factory()] if config.ws_per_message_deflate else []
+        # Replaces the protocol state the parent made with its own (12, 5) settings; nothing
+        # has been received yet, so nothing refers to the old one.
+        self.conn = ServerProtocol(
+            extensions=extensions,
+            max_size=config.ws_max_size,
+            logger=logging.getLogger("uvicorn.error"),
+        )
+
+    def start_keepalive(self) -> None:
+        # Called once, right after the handshake's response is written: from here on the
+        # request and response (all their headers) are of no use, and a connection lasts
+        # hours. The ASGI scope keeps its own copy of the request's headers.
+        self.request = self.response = None
+        super().start_keepalive()
