@@ -218,6 +218,9 @@ class FanOut:
         built); its patches start from it."""
         stay = self._stays.setdefault(peer, _Stay())
         view = _encode(game_view(model, peer.player))
+        last = self._last_views.views.get(peer.player) if self._last_views else None
+        if view == last:
+            view = last  # one copy for the player's connections and the last change's views
         chat = list(model.chat) if with_chat else None
         room = self._share(_encode(self._room(model)))
         return self._whole(peer, stay, model, version, room, view, _NO_CHANGE, chat)

@@ -17,7 +17,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -250,8 +250,7 @@ def create_app(
         Route("/api/rooms", rooms_info),
         Route("/api/rooms/{code}", room_info),
         Route("/healthz", health),
-        Route("/metrics", metrics),
-        WebSocketRoute("/ws", websocket),
+        Route("/metrics", metrics),  # /ws: straight from the gate, below
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
     gate = Middleware(
@@ -259,6 +258,7 @@ def create_app(
         guard=state.guard,
         trusted_proxies=config.trusted_proxies,
         on_refused=lambda reason: state.metrics.refused.labels(reason).inc(),
+        websockets=("/ws", lambda scope, receive, send: websocket(WebSocket(scope, receive, send))),
     )
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[gate])
     app.state.tertulia = state

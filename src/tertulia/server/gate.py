@@ -66,11 +66,16 @@ class Gate:
         guard: Guard,
         trusted_proxies: tuple[Network, ...],
         on_refused: Callable[[str], None] | None = None,
+        websockets: tuple[str, Callable[[Scope, Receive, Send], Awaitable[None]]] | None = None,
     ) -> None:
         self.app = app
         self.guard = guard
         self.trusted_proxies = trusted_proxies
         self.on_refused = on_refused
+        # (path, app): WebSockets admitted at that path go straight to that app. Through the
+        # router they would keep its frames and scope copies (and the exception middleware's)
+        # for as long as the connection lasts: a few KiB per player, for hours.
+        self.websockets = websockets
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -96,8 +101,11 @@ class Gate:
             await _refuse_handshake(scope, send, reason, retry_after)
             return
         scope[LINE] = Line(send)
+        app = self.app
+        if self.websockets is not None and scope.get("path") == self.websockets[0]:
+            app = self.websockets[1]
         try:
-            await self.app(scope, receive, send)
+            await app(scope, receive, send)
         finally:
             self.guard.release(key)
 

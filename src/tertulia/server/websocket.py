@@ -59,6 +59,8 @@ class TertuliaWebSocket(WebSocketsSansIOProtocol):
     def start_keepalive(self) -> None:
         # Called once, right after the handshake's response is written: from here on the
         # request and response (all their headers) are of no use, and a connection lasts
-        # hours. The ASGI scope keeps its own copy of the request's headers.
+        # hours. The ASGI scope keeps its own copy of the request's headers. The request is
+        # emptied, not only dropped: websockets' parser keeps it for the connection's life.
+        self.request.headers.clear()
         self.request = self.response = None
         super().start_keepalive()
