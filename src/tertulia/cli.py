@@ -48,6 +48,16 @@ def main(argv: list[str] | None = None) -> int:
         help="ask /metrics for this bearer token (TERTULIA_METRICS_TOKEN; without one, "
         "/metrics answers only this machine)",
     )
+    serve.add_argument(
+        "--redis-url",
+        help="cluster mode: Redis for room leases and relaying, e.g. redis://127.0.0.1:6379/0 "
+        "(TERTULIA_REDIS_URL; with --database-url)",
+    )
+    serve.add_argument(
+        "--database-url",
+        help="cluster mode: the shared PostgreSQL log, postgresql://… "
+        "(TERTULIA_DATABASE_URL; with --redis-url)",
+    )
     serve.add_argument("--plain-logs", action="store_true", help="human-readable logs")
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -79,6 +89,8 @@ def _serve(args: argparse.Namespace) -> int:
             trusted_proxies=args.trusted_proxies,
             max_connections_per_address=args.max_connections_per_address,
             metrics_token=args.metrics_token,
+            redis_url=args.redis_url,
+            database_url=args.database_url,
             log_json=not args.plain_logs,
         )
     except ValueError as error:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ..games.base import RuleError
 from ..protocol import Ack
 from ..store import LogEntry, Store
+from ..store.errors import FencedOut
 from .fanout import FanOut, Pushes
 from .model import MatchStarted, Record, RoomModel, Status, check_new, fold, record_encoder
 
@@ -60,6 +61,7 @@ class Commits:
         fanout: FanOut,
         on_told: Callable[[Record, Status], None],
         closed: Callable[[], bool],
+        on_fenced: Callable[[], None] | None = None,
     ) -> None:
         self.model = model
         self.store = store
@@ -72,6 +74,7 @@ class Commits:
         self._fanout = fanout
         self._on_told = on_told
         self._closed = closed
+        self._on_fenced = on_fenced
 
     @property
     def code(self) -> str:
@@ -121,6 +124,15 @@ class Commits:
         assert change.saving is not None
         try:
             await change.saving
+        except FencedOut:
+            # Another node owns the room now (this one was paused past its lease): memory is
+            # ahead of a log that will never have this change. Write nothing more; the room
+            # is let go and its connections sent to the new owner.
+            log.warning("room %s: another node owns it now; letting it go", self.code)
+            self.broken = True
+            if self._on_fenced is not None:
+                self._on_fenced()
+            raise RuleError("room.moved", "The room moved to another server; try again.") from None
         except Exception:
             log.exception("room %s: append failed; rebuilding from the store", self.code)
             await self.rebuild()

@@ -8,7 +8,7 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 from ..games.base import RuleError
 from ..store import RoomExists, Store
 from .codes import new_code
-from .model import Status, new_room
+from .model import RoomModel, Status, new_room
 from .replay import replay
 from .room import Room, RoomConfig
 from .views import summary
@@ -51,11 +51,17 @@ class RoomManager:
         self._opener_keys: dict[str, tuple[str, ...]] = {}
         self._pending = itertools.count()
         self._housekeeping: asyncio.Task | None = None
+        # Cluster mode (``cluster/node.py``): a new room's code must first be owned (its
+        # lease taken; the answer is its fence, or None if another node holds it), and a
+        # room whose append the log refused under a newer owner's fence is let go.
+        self.own_new_code: Callable[[str], Awaitable[int | None]] | None = None
+        self.on_lost: Callable[[str], None] | None = None
 
-    async def start(self) -> int:
+    async def start(self, restore: bool = True) -> int:
         """Rebuild every live room from its log, resume its clocks (with the restart grace for
-        a deadline the downtime ate); returns how many."""
-        for live in await self.store.load_live_rooms():
+        a deadline the downtime ate); returns how many. In a cluster (``restore=False``) a
+        node restores nothing at start: a room is taken over when someone comes for it."""
+        for live in await self.store.load_live_rooms() if restore else []:
             if live.room.game not in self.games:
                 log.error(
                     "room %s plays unknown game %s; left closed", live.room.code, live.room.game
@@ -66,7 +72,7 @@ class RoomManager:
             except Exception:  # one unreadable room must not keep every other one down
                 log.exception("room %s could not be restored; left as it is", live.room.code)
                 continue
-            self._open(Room(model, self.store, seq, self.config.room, self.clock), restored=True)
+            self.open_restored(model, seq)
         self._housekeeping = asyncio.get_running_loop().create_task(self._keep_house())
         log.info("restored %d rooms", len(self.rooms))
         return len(self.rooms)
@@ -84,15 +90,24 @@ class RoomManager:
                 code = new_code()
                 if code in self.rooms:
                     continue
+                fenced: dict[str, int] = {}
+                if self.own_new_code is not None:
+                    fence = await self.own_new_code(code)
+                    if fence is None:
+                        continue  # another node's room
+                    if hasattr(self.store, "claim"):  # a log shared by nodes checks fences
+                        fenced["fence"] = fence
                 try:
-                    await self.store.create_room(code, game, public=public, created_at=self.clock())
+                    await self.store.create_room(
+                        code, game, public=public, created_at=self.clock(), **fenced
+                    )
                 except RoomExists:
                     continue
                 model = new_room(code, public, game, self.games)
                 model.last_activity = self.clock()
                 self._forget_opener(pending)
                 self._count_opener(code, opened_by)
-                return self._open(Room(model, self.store, 0, self.config.room, self.clock))
+                return self._open(self._room(model, 0))
         finally:
             self._forget_opener(pending)
         raise RuleError("server.error", "Could not find a free room code; try again.")
@@ -117,6 +132,29 @@ class RoomManager:
     def get(self, code: str) -> Room | None:
         room = self.rooms.get(code)
         return room if room is not None and not room.closed else None
+
+    async def find(self, code: str) -> Room | None:
+        """The live room with ``code`` (in a cluster, wherever it is owned: see
+        ``cluster.node.ClusterRooms.find``)."""
+        return self.get(code)
+
+    def open_restored(self, model: RoomModel, seq: int) -> Room:
+        """Open a room rebuilt from its log (after a restart, or taken over in a cluster)."""
+        return self._open(self._room(model, seq), restored=True)
+
+    async def let_go(self, room: Room) -> None:
+        """Stop a room without closing it: its log stays live for whoever owns it next."""
+        await room.stop()
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        self._forget_opener(room.code)
+
+    def _room(self, model: RoomModel, seq: int) -> Room:
+        return Room(model, self.store, seq, self.config.room, self.clock, on_fenced=self._fenced)
+
+    def _fenced(self, code: str) -> None:
+        if self.on_lost is not None:
+            self.on_lost(code)
 
     def seated_room(self, player: str) -> str | None:
         """The code of the open room where ``player`` has a seat and was last active."""

@@ -108,6 +108,7 @@ class Room:
         seq: int,
         config: RoomConfig = RoomConfig(),
         clock: Callable[[], float] = time.time,
+        on_fenced: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
         self.config = config
@@ -117,7 +118,13 @@ class Room:
         self.empty_since: float | None = clock()
         self.fanout = FanOut(lambda: self.code)
         self.commits = Commits(
-            model, store, seq, self.fanout, self._after_change, lambda: self.closed
+            model,
+            store,
+            seq,
+            self.fanout,
+            self._after_change,
+            lambda: self.closed,
+            on_fenced=(lambda: on_fenced(self.code)) if on_fenced is not None else None,
         )
         self.inbox = Inbox(f"room-{model.code}")
         self.clocks = Clocks(
@@ -148,6 +155,14 @@ class Room:
     @property
     def peers(self) -> KeysView[Peer]:
         return self.fanout.peers
+
+    @property
+    def game(self) -> Any:
+        """The game module being played (or chosen) here."""
+        return self.model.game
+
+    def has_seat(self, player: str) -> bool:
+        return self.model.seat(player) is not None
 
     # ------------------------------------------------------------------ life
 

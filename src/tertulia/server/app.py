@@ -10,6 +10,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import msgspec
 import segno
@@ -22,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..games import GAMES
-from ..games.base import settings_schema
+from ..games.base import RuleError, settings_schema
 from ..protocol import Notice
 from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
@@ -36,6 +37,9 @@ from .guard import Guard
 from .metrics import Metrics
 from .outlet import Outlet
 from .session import Session
+
+if TYPE_CHECKING:
+    from ..cluster.node import ClusterRooms
 
 log = logging.getLogger("tertulia.server")
 
@@ -70,20 +74,40 @@ class Tertulia:
             games,
             ManagerConfig(idle_seconds=config.idle_minutes * 60, room=room_config),
         )
+        # What sessions ask for rooms: this process's rooms, or in cluster mode every node's.
+        self.rooms: RoomManager | ClusterRooms = self.manager
+        self.cluster: ClusterRooms | None = None
+        if config.cluster:
+            self.cluster = self.rooms = _cluster_rooms(config, self.manager)
         self.sessions: set[Session] = set()
         self.guard = Guard(config.limits)
         self.origins = config.origins()  # worked out once: it may look up this machine's names
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        restored = await self.manager.start()
+        restored = await self.manager.start(restore=self.cluster is None)
+        if self.cluster is not None:
+            await self.cluster.start()
         log.info(
             "listening", extra={"fields": {"url": self.config.base_url, "restored_rooms": restored}}
         )
 
+    @property
+    def healthy(self) -> str | None:
+        """Why this node cannot serve (``/healthz`` answers 503 with it), or None."""
+        if not self.store.writable:
+            return "store_lost"
+        if self.cluster is not None and not self.cluster.healthy:
+            return "cluster_unreachable"
+        return None
+
     async def stop(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.drain()  # hand every room to the other nodes first
         await self.manager.shutdown()
         await self.store.close()
+        if self.cluster is not None:
+            await self.cluster.redis.aclose()
 
     def say_restarting(self) -> None:
         """Tell every connection the server is stopping (it will be back: clients reconnect
@@ -145,8 +169,8 @@ def create_app(
         )
 
     async def rooms_info(request: Request) -> Response:
-        recent = await state.manager.recent_matches()
-        return JSONResponse({"rooms": state.manager.public_rooms(), "recent": recent})
+        recent = await state.rooms.recent_matches()
+        return JSONResponse({"rooms": state.rooms.public_rooms(), "recent": recent})
 
     async def room_info(request: Request) -> Response:
         """Whether a room code is live, and its game (the code is what lets anyone in, so it
@@ -162,24 +186,27 @@ def create_app(
                 status_code=429,
             )
         code = normalize_code(request.path_params["code"])
-        room = state.manager.get(code) if code is not None else None
+        try:
+            room = await state.rooms.find(code) if code is not None else None
+        except RuleError as error:
+            return JSONResponse({"error": error.code, "message": error.message}, status_code=503)
         if room is None:
             state.guard.code_missed(key)
             return JSONResponse(
                 {"error": "room.unknown", "message": "There is no room with that code."},
                 status_code=404,
             )
-        return JSONResponse({"code": room.code, "game": room.model.game.NAME})
+        return JSONResponse({"code": room.code, "game": room.game.NAME if room.game else None})
 
     async def health(request: Request) -> Response:
-        writable = state.store.writable
+        trouble = state.healthy
         return JSONResponse(
             {
-                "status": "ok" if writable else "store_lost",
+                "status": trouble or "ok",
                 "rooms": len(state.manager.rooms),
                 "connections": len(state.sessions),
             },
-            status_code=200 if writable else 503,
+            status_code=503 if trouble else 200,
         )
 
     async def metrics(request: Request) -> Response:
@@ -200,7 +227,7 @@ def create_app(
             websocket.send_text, lambda code: websocket.close(code=code), abort=line.abort
         )
         session = Session(
-            state.manager,
+            state.rooms,
             state.identity,
             state.metrics,
             config.max_frame_bytes,
@@ -263,6 +290,18 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[gate])
     app.state.tertulia = state
     return app
+
+
+def _cluster_rooms(config: Config, manager: RoomManager) -> ClusterRooms:
+    """Cluster mode's room directory (imported only then: one process needs no Redis)."""
+    import redis.asyncio
+
+    from ..cluster.node import ClusterRooms
+
+    client = redis.asyncio.from_url(config.redis_url)
+    cluster = ClusterRooms(manager, client, namespace=config.redis_namespace)
+    manager.own_new_code = cluster.new_code_owned
+    return cluster
 
 
 def game_client_files(name: str) -> dict[str, bool]:

@@ -31,6 +31,16 @@ class Config:
     metrics_token: str | None = None
     limits: Limits = field(default_factory=Limits)
     log_json: bool = True
+    # Cluster mode (docs/architecture.md, "Several nodes as one site"): with both, rooms are
+    # owned through leases in Redis and the log is PostgreSQL's. Redis alone (no database)
+    # is only for the relay's own tests: nodes with logs of their own cannot take over.
+    redis_url: str | None = None
+    database_url: str | None = None
+    redis_namespace: str = "tertulia"  # every key's prefix: several sites may share a Redis
+
+    @property
+    def cluster(self) -> bool:
+        return self.redis_url is not None
 
     @property
     def key_path(self) -> Path:
@@ -74,6 +84,12 @@ class Config:
             values["allowed_origins"] = tuple(env["TERTULIA_ALLOWED_ORIGINS"].split())
         if "TERTULIA_TRUSTED_PROXIES" in env:
             values["trusted_proxies"] = env["TERTULIA_TRUSTED_PROXIES"]
+        if env.get("TERTULIA_REDIS_URL"):
+            values["redis_url"] = env["TERTULIA_REDIS_URL"]
+        if env.get("TERTULIA_REDIS_NAMESPACE"):
+            values["redis_namespace"] = env["TERTULIA_REDIS_NAMESPACE"]
+        if env.get("TERTULIA_DATABASE_URL"):
+            values["database_url"] = env["TERTULIA_DATABASE_URL"]
         if env.get("TERTULIA_METRICS_TOKEN"):
             values["metrics_token"] = env["TERTULIA_METRICS_TOKEN"]
         connections = overrides.pop("max_connections_per_address", None)
@@ -88,4 +104,14 @@ class Config:
             values["db_path"] = Path(values["db_path"])
         if isinstance(values.get("trusted_proxies"), str):
             values["trusted_proxies"] = parse_networks(values["trusted_proxies"])
-        return cls(**values)  # type: ignore[arg-type]
+        config = cls(**values)  # type: ignore[arg-type]
+        if (config.redis_url is None) != (config.database_url is None):
+            raise ValueError(
+                "cluster mode needs both --redis-url and --database-url (or neither, for one "
+                "process with its SQLite file)"
+            )
+        if config.database_url is not None and not config.database_url.startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise ValueError("--database-url must be a postgresql:// URL")
+        return config

@@ -141,7 +141,7 @@ class Session:
             )
             await self._enter(room, message.nickname, message.id)
         elif isinstance(message, p.JoinRoom):
-            room = self._room_to_join(message)
+            room = await self._room_to_join(message)
             await self._enter(room, message.nickname, message.id, resume=message.resume)
         elif isinstance(message, p.ListRooms):
             recent = await self.manager.recent_matches()
@@ -162,21 +162,21 @@ class Session:
         self.send(p.Welcome(player=player, token=token, now=time.time(), room=room))
         self.send(p.Ack(message.id))
 
-    def _room_to_join(self, message: p.JoinRoom) -> Room:
+    async def _room_to_join(self, message: p.JoinRoom) -> Room:
         """The live room ``join_room`` names, or a refusal. Looking up a room where one has no
         seat is limited per address (misses cost; once they run out every lookup is refused,
         so a hit and a miss look alike), and a ``resume`` — only ever back into one's own seat —
         answers a room without your seat exactly as a room that does not exist."""
         code = normalize_code(message.code)
-        room = self.manager.get(code) if code is not None else None
-        if room is not None and room.model.seat(self.player) is not None:
+        room = await self.manager.find(code) if code is not None else None
+        if room is not None and room.has_seat(self.player):
             return room  # one's own seat: nothing to learn, nothing to limit
         if not self.guard.may_look_up_codes(self.address):
             raise RuleError(
                 "rate.room_codes", "Too many room codes tried; wait a minute and try again."
             )
-        if room is not None and not message.resume:
-            return room
+        if room is not None and (not message.resume or room.has_seat(self.player) is None):
+            return room  # (None: a room of another node, whose owner knows the seats)
         self.guard.code_missed(self.address)
         if message.resume:
             raise RuleError("room.no_seat", NO_SEAT, code=message.code)
@@ -190,9 +190,28 @@ class Session:
         if previous is not None and previous is not room:
             previous.detach(self)
 
+    async def find_room_again(self, code: str) -> None:
+        """The room this connection is in moved to another node (cluster mode): attach there,
+        back in the same seat; the client gets the whole picture and carries on."""
+        if self.room is None or self.room.code != code:
+            return
+        self.room = None
+        try:
+            room = await self.manager.find(code)
+            if room is None:
+                raise RuleError("room.closed", "The room was closed.")
+            await room.attach(self, "", 0, resume=True)
+        except RuleError as error:
+            self.send(p.Notice(error.code, error.message))
+            return
+        if self.room is None:
+            self.room = room
+        else:  # the player went to another room meanwhile
+            room.detach(self)
+
     def _frame_limit(self) -> int:
         """64 KiB by default; a game may ask for more (drawings) in its rooms."""
-        game = self.room.model.game if self.room is not None else None
+        game = self.room.game if self.room is not None else None
         return max(self.max_frame, game_part(game, "MAX_FRAME_BYTES") or 0)
 
     def _drop(self, frame: str | bytes) -> None:

@@ -1,0 +1,387 @@
+"""One node of the cluster: the rooms it owns, the rooms it reaches through their owners, and
+the beat that keeps its leases (``ClusterRooms``: what a session asks the room manager for,
+in cluster mode).
+
+Finding a room (``find``):
+
+1. this node owns it: the local ``Room``;
+2. another live node holds its lease: a ``RemoteRoom`` that relays to that owner;
+3. nobody holds it (its owner died or let it go) and the shared log has it live: this node
+   takes the lease, claims the room in the log with the lease's fence, replays it and owns
+   it from then on — clocks resume with the restart grace, as after a single node's restart;
+4. otherwise there is no such room.
+
+A node whose lease is lost (it was paused past the lease, Redis was unreachable too long) or
+whose append the log refused under a newer fence stops the room at once, without a word to
+the log, and sends its connections to the new owner; it never writes for that room again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import re
+import secrets
+import socket
+import time
+from typing import Any
+
+import msgspec
+
+from .. import protocol as p
+from ..games.base import RuleError
+from ..rooms.manager import RoomManager
+from ..rooms.replay import replay
+from ..rooms.room import Room
+from ..store.errors import UnknownRoom
+from . import wire
+from .bus import Bus
+from .leases import Leases, Owner
+from .relay import RelayedPeer, RemoteRoom, moved
+
+log = logging.getLogger("tertulia.cluster")
+
+FIND_TRIES = 40  # × up to a quarter of the lease: a dead owner's lease lapses within these
+
+
+def node_name() -> str:
+    """Unique per process start: a restarted node is a new node (its old leases lapse)."""
+    host = re.sub(r"[^A-Za-z0-9.-]", "-", socket.gethostname())[:40] or "node"
+    return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class ClusterRooms:
+    """This node's rooms, and the way to every other node's."""
+
+    def __init__(
+        self,
+        manager: RoomManager,
+        redis: Any,
+        *,
+        node: str | None = None,
+        namespace: str = "tertulia",
+        lease_seconds: float = 4.0,
+    ) -> None:
+        self.manager = manager
+        self.store = manager.store
+        self.games = manager.games
+        self.redis = redis
+        self.node = node or node_name()
+        self.namespace = namespace
+        self.leases = Leases(redis, self.node, ttl=lease_seconds, namespace=namespace)
+        self.bus = Bus(redis, self.node, namespace, self._on_message, self._unreachable)
+        self.remote: dict[str, RemoteRoom] = {}  # code → the room as reached through its owner
+        self.relayed: dict[str, tuple[RelayedPeer, Room]] = {}  # conn → (peer, room) owned here
+        self._conn_ids = itertools.count(1)
+        self._takeovers: dict[str, asyncio.Future] = {}
+        self._public: list[dict[str, Any]] = []  # every node's public rooms, as last read
+        self._live_nodes: set[str] = {self.node}
+        self._beat: asyncio.Task | None = None
+        self.healthy = False
+        manager.on_lost = self._lost  # a fenced-out append, from the room's commit path
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        await self.bus.start()
+        await self._heartbeat()
+        self.healthy = True
+        self._beat = asyncio.get_running_loop().create_task(self._keep_beating())
+
+    async def drain(self) -> None:
+        """Hand every room this node owns to the others (SIGTERM): each is stopped with its log
+        as it is, its lease given back, and the nodes relaying its connections told to find
+        the new owner; then stop listening."""
+        if self._beat is not None:
+            self._beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beat
+        for code in list(self.manager.rooms):
+            await self._let_go(code)
+        with contextlib.suppress(Exception):
+            await self.redis.zrem(self._key("nodes"), self.node)
+            await self.redis.delete(self._key(f"public:{self.node}"))
+        await self.bus.stop()
+        self.healthy = False
+
+    # ------------------------------------------------------------------ what sessions ask
+
+    def conn_of(self, session: Any) -> str:
+        conn = getattr(session, "cluster_conn", None)
+        if conn is None:
+            conn = session.cluster_conn = f"{self.node}/{next(self._conn_ids)}"
+        return conn
+
+    async def create(self, game: str, public: bool, opened_by: tuple[str, ...] = ()) -> Room:
+        if not self.healthy:
+            raise RuleError(
+                "server.cluster", "This server cannot open rooms right now; try again soon."
+            )
+        return await self.manager.create(game, public, opened_by)
+
+    async def find(self, code: str) -> Room | RemoteRoom | None:
+        for _ in range(FIND_TRIES):
+            room = self.manager.get(code)
+            if room is not None:
+                return room
+            remote = self.remote.get(code)
+            if remote is not None and not remote.closed and remote.owner in self._live_nodes:
+                return remote
+            owner = await self.leases.owner(code)
+            if owner is None or owner.node == self.node:
+                taken = await self._take_over(code)
+                if taken is not False:
+                    return taken  # a Room, or None: the log has no such live room
+                continue
+            if owner.node in self._live_nodes or await self._is_live(owner.node):
+                return self._remote(code, owner)
+            # Its owner died: its lease lapses within one lease time.
+            await asyncio.sleep(self.leases.renew_every)
+        raise RuleError("server.busy", "That room cannot be reached right now; try again.")
+
+    def rooms_opened_by(self, key: str) -> int:
+        return self.manager.rooms_opened_by(key)
+
+    def seated_room(self, player: str) -> str | None:
+        return self.manager.seated_room(player)
+
+    def public_rooms(self) -> list[dict[str, Any]]:
+        return self._public
+
+    async def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
+        return await self.manager.recent_matches(limit)
+
+    # ------------------------------------------------------------------ owning
+
+    async def _take_over(self, code: str) -> Room | bool | None:
+        """Own the room if its lease is free: the Room, None if the log has no such live room,
+        False if another node was quicker (look again)."""
+        running = self._takeovers.get(code)
+        if running is not None:
+            return await asyncio.shield(running)
+        future = asyncio.get_running_loop().create_future()
+        self._takeovers[code] = future
+        try:
+            result = await self._claim(code)
+            future.set_result(result)
+            return result
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # nobody else may be waiting: not an unretrieved error
+            raise
+        finally:
+            del self._takeovers[code]
+
+    async def _claim(self, code: str) -> Room | bool | None:
+        owner = await self.leases.acquire(code)
+        if owner.node != self.node:
+            return False
+        claim = getattr(self.store, "claim", None)
+        try:
+            if claim is None:  # a store without fences cannot share a log: nothing to take
+                raise UnknownRoom(code)
+            live = await claim(code, owner.fence)
+        except UnknownRoom:
+            await self.leases.release(code)
+            return None
+        except Exception:
+            await self.leases.release(code)
+            raise
+        if live.room.game not in self.games:
+            await self.leases.release(code)
+            return None
+        model, seq = replay(live, self.games)
+        log.info("took over room %s (fence %d)", code, owner.fence)
+        return self.manager.open_restored(model, seq)
+
+    async def new_code_owned(self, code: str) -> int | None:
+        """For the manager creating a room: this node's fence for ``code``, or None if another
+        node holds it."""
+        owner = await self.leases.acquire(code)
+        return owner.fence if owner.node == self.node else None
+
+    def _lost(self, code: str) -> None:
+        """The log refused this node's append for ``code`` (a newer owner claimed it)."""
+        self.leases.forget(code)
+        asyncio.get_running_loop().create_task(self._let_go(code, lost=True))
+
+    async def _let_go(self, code: str, lost: bool = False) -> None:
+        room = self.manager.rooms.get(code)
+        if room is None:
+            return
+        await self.manager.let_go(room)
+        if not lost:
+            await self.leases.release(code)
+        else:
+            self.leases.forget(code)
+        if hasattr(self.store, "release"):
+            self.store.release(code)
+        by_node: dict[str, list[str]] = {}
+        for conn, (peer, held) in list(self.relayed.items()):
+            if held is room:
+                del self.relayed[conn]
+                by_node.setdefault(peer.node, []).append(conn)
+        for node, conns in by_node.items():
+            self.bus.send(node, wire.Released(code, conns))
+        for session in [peer for peer in room.peers if not isinstance(peer, RelayedPeer)]:
+            self._find_again(session, code)
+        log.info("let room %s go (%s)", code, "lost" if lost else "handed over")
+
+    # ------------------------------------------------------------------ reaching others
+
+    def _remote(self, code: str, owner: Owner) -> RemoteRoom:
+        remote = self.remote.get(code)
+        if remote is None or remote.closed or remote.owner != owner.node:
+            remote = RemoteRoom(code, owner.node, self.games, self.bus, self.conn_of)
+            self.remote[code] = remote
+        return remote
+
+    def _find_again(self, session: Any, code: str) -> None:
+        """Move a session of this node to wherever ``code`` is owned now (its seat is kept)."""
+        rejoin = getattr(session, "find_room_again", None)
+        if rejoin is not None:
+            asyncio.get_running_loop().create_task(rejoin(code))
+
+    def _unreachable(self, node: str) -> None:
+        """A publish reached nobody: ``node`` is gone."""
+        self._live_nodes.discard(node)
+        self._node_gone(node)
+
+    def _node_gone(self, node: str) -> None:
+        for conn, (peer, room) in list(self.relayed.items()):
+            if peer.node == node:
+                del self.relayed[conn]
+                room.detach(peer)
+        for code, remote in list(self.remote.items()):
+            if remote.owner == node:
+                del self.remote[code]
+                for session in remote.give_up():
+                    self._find_again(session, code)
+
+    async def _is_live(self, node: str) -> bool:
+        score = await self.redis.zscore(self._key("nodes"), node)
+        return score is not None and score > time.time()
+
+    # ------------------------------------------------------------------ messages
+
+    def _on_message(self, message: wire.ToNode) -> None:
+        if isinstance(message, wire.Pushes):
+            for conn, data in message.items:
+                session = self._session(conn)
+                if session is not None:
+                    session.outlet.put(data)
+        elif isinstance(message, wire.Frame):
+            self._frame(message)
+        elif isinstance(message, wire.Attach):
+            asyncio.get_running_loop().create_task(self._attach(message))
+        elif isinstance(message, wire.Attached):
+            remote = self.remote.get(message.room)
+            if remote is not None:
+                remote.attached(message)
+        elif isinstance(message, wire.Detach):
+            held = self.relayed.pop(message.conn, None)
+            if held is not None:
+                held[1].detach(held[0])
+        elif isinstance(message, wire.Released):
+            remote = self.remote.pop(message.room, None)
+            if remote is not None:
+                for session in remote.give_up():
+                    self._find_again(session, message.room)
+        elif isinstance(message, wire.NodeGone):
+            self._live_nodes.discard(message.node)
+            self._node_gone(message.node)
+
+    def _session(self, conn: str) -> Any:
+        for remote in self.remote.values():
+            session = remote.sessions.get(conn)
+            if session is not None:
+                return session
+        return None
+
+    def _frame(self, frame: wire.Frame) -> None:
+        held = self.relayed.get(frame.conn)
+        try:
+            message = p.decode(frame.body)
+        except msgspec.ValidationError:
+            return  # it was valid on the node that sent it
+        if held is None or held[1].closed:
+            node = frame.conn.split("/", 1)[0]
+            error = moved()
+            self.bus.push(
+                node, frame.conn, p.encode(p.Error(message.id, error.code, error.message))
+            )
+            self.bus.send(node, wire.Released(frame.room, [frame.conn]))
+            return
+        peer, room = held
+        room.submit(peer, message)
+
+    async def _attach(self, attach: wire.Attach) -> None:
+        room = self.manager.get(attach.room)
+        if room is None:
+            error = moved()
+            self.bus.send(
+                attach.reply_to,
+                wire.Attached(attach.conn, attach.room, (error.code, error.message, {})),
+            )
+            return
+        peer = RelayedPeer(self.bus, attach.reply_to, attach.conn, attach.player)
+        try:
+            await room.attach(peer, attach.nickname, attach.msg_id, resume=attach.resume)
+        except RuleError as error:
+            self.bus.send(
+                attach.reply_to,
+                wire.Attached(attach.conn, attach.room, (error.code, error.message, error.params)),
+            )
+            return
+        self.relayed[attach.conn] = (peer, room)
+        self.bus.send(
+            attach.reply_to, wire.Attached(attach.conn, attach.room, None, room.game.NAME)
+        )
+
+    # ------------------------------------------------------------------ the beat
+
+    def _key(self, name: str) -> str:
+        return f"{self.namespace}:{name}"
+
+    async def _keep_beating(self) -> None:
+        while True:
+            await asyncio.sleep(self.leases.renew_every)
+            try:
+                await self._heartbeat()
+                self.healthy = self.bus.healthy
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if self.healthy:
+                    log.exception("the cluster's Redis cannot be reached")
+                self.healthy = False
+
+    async def _heartbeat(self) -> None:
+        """Say this node is alive, keep its leases (letting go of those it lost), publish its
+        public rooms and read everyone's, and forget nodes that stopped beating."""
+        for code in await self.leases.renew():
+            await self._let_go(code, lost=True)
+        now = time.time()
+        lease = self.leases.ttl_ms / 1000
+        public = msgspec.json.encode(self.manager.public_rooms())
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(self._key("nodes"), {self.node: now + lease})
+        pipe.zremrangebyscore(self._key("nodes"), "-inf", now - 60)
+        pipe.set(self._key(f"public:{self.node}"), public, px=int(lease * 3000))
+        pipe.zrangebyscore(self._key("nodes"), now, "+inf")
+        *_, alive = await pipe.execute()
+        live = {name.decode() if isinstance(name, bytes) else name for name in alive}
+        live.add(self.node)
+        for node in self._live_nodes - live:
+            self._node_gone(node)
+        self._live_nodes = live
+        others = sorted(live)
+        values = await self.redis.mget([self._key(f"public:{node}") for node in others])
+        rooms: list[dict[str, Any]] = []
+        for value in values:
+            if value:
+                rooms.extend(msgspec.json.decode(value))
+        self._public = sorted(rooms, key=lambda r: (r["status"] != "lobby", -r["online"]))

@@ -1,0 +1,126 @@
+"""The two ends of a relayed connection.
+
+A player's WebSocket may land on any node; their room lives on its owner. On the node that
+holds the socket, a ``RemoteRoom`` stands in for the room: a session submits to it, attaches
+to it and detaches from it exactly as it would with a local ``Room``, and each becomes a
+message to the owner. On the owner, a ``RelayedPeer`` stands in for the connection: the room
+sends to it as to any local peer, and each push travels back to the connection's node,
+which writes the bytes to the socket untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Any
+
+from .. import protocol as p
+from ..games.base import RuleError
+from . import wire
+from .bus import Bus
+
+ATTACH_TIMEOUT = 10.0  # an owner that does not answer in this long is treated as gone
+
+
+def moved() -> RuleError:
+    return RuleError("room.moved", "The room moved to another server; try again.")
+
+
+class RelayedPeer:
+    """A connection of another node, in a room this node owns (``rooms.room.Peer``)."""
+
+    __slots__ = ("_bus", "conn", "node", "player")
+
+    def __init__(self, bus: Bus, node: str, conn: str, player: str) -> None:
+        self._bus = bus
+        self.node = node
+        self.conn = conn
+        self.player = player
+
+    def send(self, message: p.ServerMessage) -> None:
+        self._bus.push(self.node, self.conn, p.encode(message))
+
+
+class RemoteRoom:
+    """A room owned by ``owner``, as the sessions of this node see it."""
+
+    def __init__(
+        self,
+        code: str,
+        owner: str,
+        games: Mapping[str, ModuleType],
+        bus: Bus,
+        conn_of: Callable[[Any], str],
+    ) -> None:
+        self.code = code
+        self.owner = owner
+        self.game: ModuleType | None = None  # known once the owner answers an attach
+        self._games = games
+        self.closed = False  # the owner gave it up: sessions must find it again
+        self._bus = bus
+        self._conn_of = conn_of
+        self._waiting: dict[str, asyncio.Future] = {}  # conn → the Attached it waits for
+        self.sessions: dict[str, Any] = {}  # conn → session, attached here
+
+    def has_seat(self, player: str) -> bool | None:
+        """Unknown here (None): the seats are the owner's, and it answers a join or a resume
+        as it would a local one."""
+        return None
+
+    def submit(self, session: Any, message: p.ClientMessage) -> None:
+        self._bus.send(self.owner, wire.Frame(self._conn_of(session), self.code, p.encode(message)))
+
+    async def attach(self, session: Any, nickname: str, msg_id: int, resume: bool = False) -> None:
+        conn = self._conn_of(session)
+        answer = asyncio.get_running_loop().create_future()
+        self._waiting[conn] = answer
+        self.sessions[conn] = session  # pushes may arrive before the answer
+        self._bus.send(
+            self.owner,
+            wire.Attach(
+                conn=conn,
+                reply_to=self._bus.node,
+                room=self.code,
+                player=session.player,
+                nickname=nickname,
+                msg_id=msg_id,
+                resume=resume,
+            ),
+        )
+        try:
+            error = await asyncio.wait_for(answer, ATTACH_TIMEOUT)
+        except (TimeoutError, RuleError):
+            self.sessions.pop(conn, None)
+            raise moved() from None
+        finally:
+            self._waiting.pop(conn, None)
+        if error is not None:
+            self.sessions.pop(conn, None)
+            code, sentence, params = error
+            raise RuleError(code, sentence, **params)
+
+    def detach(self, session: Any) -> None:
+        conn = self._conn_of(session)
+        if self.sessions.pop(conn, None) is not None:
+            self._bus.send(self.owner, wire.Detach(conn, self.code))
+
+    # ------------------------------------------------------------------ from the owner
+
+    def attached(self, answer: wire.Attached) -> None:
+        if answer.game:
+            self.game = self._games.get(answer.game)
+        waiting = self._waiting.get(answer.conn)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(answer.error)
+
+    def give_up(self) -> list[Any]:
+        """The owner is gone or let the room go: every waiting attach fails (``room.moved``),
+        and the sessions attached here are returned, to find the room again."""
+        self.closed = True
+        for waiting in self._waiting.values():
+            if not waiting.done():
+                waiting.set_exception(moved())
+        sessions = list(self.sessions.values())
+        self.sessions.clear()
+        return sessions

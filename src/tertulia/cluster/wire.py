@@ -1,0 +1,88 @@
+"""The messages nodes send each other over Redis, listed by direction (as lila-ws's LilaIn
+and LilaOut are): small, typed, one struct each.
+
+Every node listens on its own channel (``<namespace>:node:<name>``). A connection that is in
+a room owned by another node is known there by ``conn``, a name unique in the cluster
+(``<node>/<n>``); the owner answers on the connection's node's channel (``reply_to``).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+# ---------------------------------------------------------------- to a room's owner
+
+
+class Attach(msgspec.Struct, tag="attach", frozen=True):
+    """Seat this connection in ``room`` (``join_room``/``create_room``'s second half)."""
+
+    conn: str
+    reply_to: str
+    room: str
+    player: str
+    nickname: str
+    msg_id: int
+    resume: bool = False
+
+
+class Frame(msgspec.Struct, tag="frame", frozen=True):
+    """A room message from a connection already attached (encoded as the client sent it)."""
+
+    conn: str
+    room: str
+    body: bytes
+
+
+class Detach(msgspec.Struct, tag="detach", frozen=True):
+    """The connection left the room (closed, or moved to another room): not a leave."""
+
+    conn: str
+    room: str
+
+
+class NodeGone(msgspec.Struct, tag="node_gone", frozen=True):
+    """``node`` stopped: every connection it relayed is gone (their drop graces start)."""
+
+    node: str
+
+
+# ---------------------------------------------------------------- to a connection's node
+
+
+class Pushes(msgspec.Struct, tag="pushes", frozen=True):
+    """Encoded server messages for connections of the receiving node, in order:
+    ``[conn, message], …``."""
+
+    items: list[tuple[str, bytes]]
+
+
+class Attached(msgspec.Struct, tag="attached", frozen=True):
+    """The answer to ``Attach``: seated (its picture and ack were in the pushes before it),
+    or refused with a rule error."""
+
+    conn: str
+    room: str
+    error: tuple[str, str, dict] | None = None  # code, sentence, params
+    game: str = ""  # the game played there (a session's frame limit depends on it)
+
+
+class Released(msgspec.Struct, tag="released", frozen=True):
+    """The owner no longer has ``room`` (it lost or gave up the lease): its connections there
+    find the room's new owner and attach again."""
+
+    room: str
+    conns: list[str]
+
+
+ToNode = Attach | Frame | Detach | NodeGone | Pushes | Attached | Released
+
+_decoder = msgspec.msgpack.Decoder(ToNode)
+_encoder = msgspec.msgpack.Encoder()
+
+
+def encode(message: ToNode) -> bytes:
+    return _encoder.encode(message)
+
+
+def decode(data: bytes) -> ToNode:
+    return _decoder.decode(data)
