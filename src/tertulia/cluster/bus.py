@@ -52,9 +52,20 @@ class Bus:
         self._tasks: list[asyncio.Task] = []
         self._pubsub: Any = None
 
+    @property
+    def started(self) -> bool:
+        return bool(self._tasks)
+
     async def start(self) -> None:
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(channel(self.namespace, self.node))
+        """Subscribe to this node's channel (raises if Redis cannot be reached)."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(channel(self.namespace, self.node))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            raise
+        self._pubsub = pubsub
         self.healthy = True
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read()), loop.create_task(self._write())]
@@ -108,8 +119,9 @@ class Bus:
             try:
                 heard = await pipe.execute()
             except Exception:
+                # Lost (the heartbeat notices an outage and says so): an attach waiting for its
+                # answer times out, and a client whose patch went missing asks for the picture.
                 log.exception("could not send %d messages to other nodes", len(batch))
-                self.healthy = False
                 continue
             for (node, _), listeners in zip(batch, heard, strict=True):
                 if not listeners:

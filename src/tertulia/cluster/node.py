@@ -80,15 +80,19 @@ class ClusterRooms:
         self._public: list[dict[str, Any]] = []  # every node's public rooms, as last read
         self._live_nodes: set[str] = {self.node}
         self._beat: asyncio.Task | None = None
+        self._renewed_at = time.monotonic()  # when the leases were last known to be ours
         self.healthy = False
         manager.on_lost = self._lost  # a fenced-out append, from the room's commit path
 
     # ------------------------------------------------------------------ life
 
     async def start(self) -> None:
-        await self.bus.start()
-        await self._heartbeat()
-        self.healthy = True
+        """Join the cluster. With Redis unreachable the node still starts (``/healthz`` says
+        503, new rooms are refused) and keeps trying."""
+        try:
+            await self._beat_once()
+        except Exception:
+            log.exception("the cluster's Redis cannot be reached; trying again")
         self._beat = asyncio.get_running_loop().create_task(self._keep_beating())
 
     async def drain(self) -> None:
@@ -350,14 +354,31 @@ class ClusterRooms:
         while True:
             await asyncio.sleep(self.leases.renew_every)
             try:
-                await self._heartbeat()
-                self.healthy = self.bus.healthy
+                await self._beat_once()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 if self.healthy:
                     log.exception("the cluster's Redis cannot be reached")
                 self.healthy = False
+                await self._give_up_unfenced()
+
+    async def _beat_once(self) -> None:
+        if not self.bus.started:
+            await self.bus.start()
+        await self._heartbeat()
+        self._renewed_at = time.monotonic()
+        self.healthy = self.bus.healthy
+
+    async def _give_up_unfenced(self) -> None:
+        """Without Redis this node cannot renew its leases: once they may have lapsed,
+        another node may own its rooms, so it keeps none (it would only be refused by the
+        log's fence, but its players would wait for answers that never come)."""
+        if time.monotonic() - self._renewed_at < self.leases.ttl_ms / 1000:
+            return
+        for code in list(self.manager.rooms):
+            self.leases.forget(code)
+            await self._let_go(code, lost=True)
 
     async def _heartbeat(self) -> None:
         """Say this node is alive, keep its leases (letting go of those it lost), publish its

@@ -299,7 +299,9 @@ def _cluster_rooms(config: Config, manager: RoomManager) -> ClusterRooms:
     from ..cluster.node import ClusterRooms
 
     client = redis.asyncio.from_url(config.redis_url)
-    cluster = ClusterRooms(manager, client, namespace=config.redis_namespace)
+    cluster = ClusterRooms(
+        manager, client, namespace=config.redis_namespace, lease_seconds=config.lease_seconds
+    )
     manager.own_new_code = cluster.new_code_owned
     return cluster
 

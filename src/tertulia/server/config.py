@@ -37,6 +37,9 @@ class Config:
     redis_url: str | None = None
     database_url: str | None = None
     redis_namespace: str = "tertulia"  # every key's prefix: several sites may share a Redis
+    # A room's lease lapses this long after its owner last renewed it: how soon another node
+    # may take over the rooms of one that died, and how long a paused one keeps them.
+    lease_seconds: float = 4.0
 
     @property
     def cluster(self) -> bool:
