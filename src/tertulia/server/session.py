@@ -36,6 +36,7 @@ log = logging.getLogger("tertulia.session")
 
 MESSAGE_BURST, MESSAGES_PER_SECOND = 30, 15  # any frame
 FLOOD_STRIKES = 20  # frames dropped past the limit before the connection is closed
+SERVICE_RESTART = 1012  # the WebSocket close code for "come back in a moment"
 
 _ROOM_MESSAGES = (
     p.Act,
@@ -199,10 +200,13 @@ class Session:
         try:
             room = await self.manager.find(code)
             if room is None:
-                raise RuleError("room.closed", "The room was closed.")
+                self.send(p.Notice("room.closed", "The room was closed."))
+                return
             await room.attach(self, "", 0, resume=True)
-        except RuleError as error:
-            self.send(p.Notice(error.code, error.message))
+        except RuleError:
+            # Not reachable from here just now: the client reconnects by itself (through the
+            # load balancer, maybe to the owner) and resumes its seat.
+            self.outlet.close(SERVICE_RESTART)
             return
         if self.room is None:
             self.room = room
