@@ -38,3 +38,30 @@ def fresh_schema(prefix: str = "test") -> Iterator[str]:
     finally:
         with psycopg.connect(database_url(), autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+
+
+def reachable(service: str) -> bool:
+    """Whether ``service`` ("postgres" or "redis") answers at its test URL, within a second
+    or two (for ``make services``)."""
+    if service == "postgres":
+        import psycopg
+
+        try:
+            with psycopg.connect(database_url(), connect_timeout=2) as conn:
+                conn.execute("SELECT 1")
+        except psycopg.Error:
+            return False
+        return True
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(redis_url(), socket_timeout=2).ping())
+    except redis.RedisError:
+        return False
+
+
+if __name__ == "__main__":
+    # `python tests/store/services.py postgres`: exit 0 if it answers, 1 if not.
+    import sys
+
+    sys.exit(0 if reachable(sys.argv[1]) else 1)
