@@ -14,7 +14,7 @@ from pg_testing import connect, logged, open_pg, row_held, until_blocked
 from services import database_url
 from store_testing import entries, entry, run
 
-from tertulia.store import CommitFailed, FinishedMatch, SeqError, StoreClosed
+from tertulia.store import CommitFailed, FinishedMatch, SeqError, StoreClosed, StoreError
 from tertulia.store.postgres_identity import load_shared_key
 from tertulia.store.postgres_schema import MIGRATIONS
 
@@ -101,6 +101,10 @@ def test_a_refused_request_does_not_harm_its_batch(pg_schema: str) -> None:
                 also_good = store.start_append("BBBB", entry(1))
                 matches = store.record_finished_match(FinishedMatch("BBBB", "pitacor", 9.0, []))
                 snapshot = store.save_snapshot("AAAA", 2, b"after the appends before it")
+                # A value the database itself refuses (here, past the caller's checks): it
+                # fails in its own savepoint, alone.
+                bad_meta = store._writer.submit("meta", "BBBB", "{not json")
+                meta = store.update_room_meta("AAAA", {"after": "the refused one"})
             await first
             await good
             with pytest.raises(SeqError):
@@ -108,8 +112,13 @@ def test_a_refused_request_does_not_harm_its_batch(pg_schema: str) -> None:
             await also_good
             await matches
             await snapshot
+            with pytest.raises(StoreError, match="InvalidTextRepresentation"):
+                await bad_meta
+            await meta
             [aaaa, *_] = await store.load_live_rooms()
             assert aaaa.snapshot is not None and aaaa.snapshot.seq == 2
+            assert aaaa.room.meta == {"after": "the refused one"}
+            assert store.stats.failed_batches == 0
 
     run(body)
     seqs = {code: [seq for seq, _ in rows] for code, rows in logged(pg_schema).items()}

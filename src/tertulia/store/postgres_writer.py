@@ -22,6 +22,10 @@ One batch, in order:
    the appends before it (a close deletes the log).
 3. Insert every accepted entry in one statement, COMMIT, then settle everyone.
 
+Beginning and locking share one round trip, and so do the insert and the COMMIT (psycopg's
+pipeline mode): an ordinary batch costs three round trips and one WAL flush, whatever its
+size.
+
 Any database error outside a request's own savepoint, or a failed COMMIT, fails every
 request of the batch with `CommitFailed`. If the connection itself is gone, the store is lost
 (as when SQLite's writer process dies): nothing more can be written through it.
@@ -179,15 +183,15 @@ class Writer:
         outcomes: list[Any] = [None] * len(batch)
         state = _Batch(rooms={})
         try:
-            async with self._conn.transaction():
-                state.rooms = await self._lock_rooms({r.code for r in batch if r.code})
-                for index, request in enumerate(batch):
-                    try:
-                        outcomes[index] = await getattr(self, f"_{request.op}")(state, request)
-                    except StoreError as refused:
-                        outcomes[index] = _Refused(refused)
-                await self._insert_rows(state)
+            state.rooms = await self._begin_and_lock({r.code for r in batch if r.code})
+            for index, request in enumerate(batch):
+                try:
+                    outcomes[index] = await getattr(self, f"_{request.op}")(state, request)
+                except StoreError as refused:
+                    outcomes[index] = _Refused(refused)
+            await self._insert_and_commit(state)
         except Exception as exc:  # psycopg.Error, or a bug: nothing of the batch was written
+            await self._rollback()
             self.stats.failed_batches += 1
             log.error("store transaction of %d requests failed: %r", len(batch), exc)
             if self._conn.broken or self._conn.closed:
@@ -211,15 +215,19 @@ class Writer:
                 self.held[code] = held
         return [o.error if isinstance(o, _Refused) else o for o in outcomes]
 
-    async def _lock_rooms(self, codes: set[str]) -> dict[str, _Room]:
+    async def _begin_and_lock(self, codes: set[str]) -> dict[str, _Room]:
+        # Pipelined (BEGIN and the lock in one round trip), as is the end of the batch
+        # (insert and COMMIT): a batch costs three round trips, whatever its size.
         codes = {code for code in codes if "\x00" not in code}  # such a code names no room
-        if not codes:
-            return {}
-        cursor = await self._conn.execute(
-            "SELECT id, code, fence FROM rooms WHERE code = ANY(%s) AND closed_at IS NULL "
-            "ORDER BY id FOR UPDATE",
-            (list(codes),),
-        )
+        async with self._conn.pipeline():
+            await self._conn.execute("BEGIN")
+            if not codes:
+                return {}
+            cursor = await self._conn.execute(
+                "SELECT id, code, fence FROM rooms WHERE code = ANY(%s) AND closed_at IS NULL "
+                "ORDER BY id FOR UPDATE",
+                (list(codes),),
+            )
         rooms = {code: _Room(room_id, fence) for room_id, code, fence in await cursor.fetchall()}
         if not rooms:
             return rooms
@@ -237,17 +245,36 @@ class Writer:
             by_id[room_id].snapshot_seq = snapshot_seq
         return rooms
 
-    async def _insert_rows(self, state: _Batch) -> None:
-        if not state.rows:
-            return
+    def _insert_sql(self, state: _Batch) -> tuple[str, tuple[list[Any], ...]]:
         room_ids, seqs, ats, payloads = zip(*state.rows, strict=True)
         state.rows = []
         # One statement for every entry of the batch: a round trip, whatever the count.
-        await self._conn.execute(
+        return (
             "INSERT INTO log (room_id, seq, at, payload) "
             "SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::float8[], %s::bytea[])",
             (list(room_ids), list(seqs), list(ats), list(payloads)),
         )
+
+    async def _insert_rows(self, state: _Batch) -> None:
+        if state.rows:
+            await self._conn.execute(*self._insert_sql(state))
+
+    async def _insert_and_commit(self, state: _Batch) -> None:
+        async with self._conn.pipeline():
+            if state.rows:
+                await self._conn.execute(*self._insert_sql(state))
+            await self._conn.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        """End a failed batch's transaction, if the connection still has one open."""
+        if self._conn.broken or self._conn.closed:
+            return
+        if self._conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            return  # a failed COMMIT has already rolled back
+        try:
+            await self._conn.execute("ROLLBACK")
+        except psycopg.Error:
+            log.exception("rollback after a failed store transaction failed")
 
     def _owned(self, state: _Batch, code: str) -> _Room:
         """The live room ``code``, if this store may write it: `UnknownRoom` if no live room
@@ -275,11 +302,14 @@ class Writer:
         it: a value the database refuses fails that request, not its batch."""
         await self._insert_rows(state)
         try:
-            async with self._conn.transaction():
-                cursor = await self._conn.execute(sql, params)  # type: ignore[arg-type]
-                return await cursor.fetchall() if cursor.description else []
+            async with self._conn.pipeline():  # one round trip for the three
+                await self._conn.execute("SAVEPOINT request")
+                cursor = await self._conn.execute(sql, params)
+                await self._conn.execute("RELEASE SAVEPOINT request")
         except _REQUEST_ERRORS as refused:
+            await self._conn.execute("ROLLBACK TO SAVEPOINT request")
             raise StoreError(f"{type(refused).__name__}: {refused}") from refused
+        return await cursor.fetchall() if cursor.description else []
 
     async def _create_room(self, state: _Batch, request: Request) -> int:
         room: RoomRecord
