@@ -185,9 +185,9 @@ class PostgresStore:
         self, code: str, reason: str, *, at: float | None = None, keep_log: bool = False
     ) -> None:
         """Mark the room closed; its code becomes free. Drops its log unless `keep_log`."""
-        reason = _no_nul("reason", reason) if isinstance(reason, str) else reason
         if not isinstance(reason, str):
             raise TypeError(f"expected reason to be a str, got {type(reason).__name__}")
+        reason = _no_nul("reason", reason)
         await self._writer.submit("close", _code(code), reason, _when(at), bool(keep_log))
 
     async def record_finished_match(self, match: FinishedMatch) -> None:
