@@ -172,7 +172,7 @@ class Batch:
                 cursor = await self.conn.execute(sql, params)
                 await self.conn.execute("RELEASE SAVEPOINT request")
         except _REQUEST_ERRORS as refused:
-            await self.conn.execute("ROLLBACK TO SAVEPOINT request")
+            await self.conn.execute("ROLLBACK TO SAVEPOINT request; RELEASE SAVEPOINT request")
             raise StoreError(f"{type(refused).__name__}: {refused}") from refused
         return await cursor.fetchall() if cursor.description else []
 
