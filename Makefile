@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test lint chromium venv clean
+.PHONY: run test lint chromium services venv clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,8 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/tertulia serve $(ARGS)
 
-## test: set everything up (Chromium included) and run the linter and every test
-test: $(STAMP) chromium
+## test: set everything up (Chromium, PostgreSQL, Redis included) and run the linter and every test
+test: $(STAMP) chromium services
 	$(BIN)/ruff check src tests benchmarks docs/examples
 	$(BIN)/pytest -q
 
@@ -36,6 +36,59 @@ chromium:
 		echo "    sudo apt-get install chromium"; \
 		echo "(or set CHROMIUM=/path/to/chromium), then run 'make test' again."; \
 		exit 1; \
+	fi
+
+## services: the cluster tests use a real PostgreSQL and Redis, at TERTULIA_TEST_DATABASE_URL
+## and TERTULIA_TEST_REDIS_URL or on 127.0.0.1 (5432, trust authentication, database `test`;
+## 6379). Where the local ones are missing, install and start Debian's when root, else say how.
+CHECK_SERVICE := $(BIN)/python tests/store/services.py
+PG_VERSION = $$(ls /etc/postgresql | sort -V | tail -n 1)
+services: $(STAMP)
+	@if ! $(CHECK_SERVICE) postgres; then \
+		if [ -n "$$TERTULIA_TEST_DATABASE_URL" ]; then \
+			echo "PostgreSQL does not answer at TERTULIA_TEST_DATABASE_URL=$$TERTULIA_TEST_DATABASE_URL"; \
+			exit 1; \
+		elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "Starting PostgreSQL (installed with apt-get first if missing: about a minute)…"; \
+			command -v pg_ctlcluster >/dev/null 2>&1 || { apt-get update -qq && \
+				DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }; \
+			hba=/etc/postgresql/$(PG_VERSION)/main/pg_hba.conf; \
+			grep -q '^host all all 127.0.0.1/32 trust' $$hba || \
+				sed -i '1i host all all 127.0.0.1/32 trust' $$hba; \
+			pg_ctlcluster --skip-systemctl-redirect $(PG_VERSION) main start 2>/dev/null || \
+				pg_ctlcluster --skip-systemctl-redirect $(PG_VERSION) main reload; \
+			for i in 1 2 3 4 5 6 7 8 9 10; do pg_isready -q -h 127.0.0.1 && break; sleep 1; done; \
+			su postgres -c "psql -h 127.0.0.1 -tAc \"SELECT 1 FROM pg_database WHERE datname = 'test'\"" \
+				| grep -q 1 || su postgres -c "createdb -h 127.0.0.1 test"; \
+			$(CHECK_SERVICE) postgres || { echo "PostgreSQL still does not answer"; exit 1; }; \
+		else \
+			echo "The cluster tests need PostgreSQL on 127.0.0.1:5432 (trust, database test). Run:"; \
+			echo "    sudo apt-get install postgresql"; \
+			echo "    sudo sed -i '1i host all all 127.0.0.1/32 trust' /etc/postgresql/*/main/pg_hba.conf"; \
+			echo "    sudo pg_ctlcluster --skip-systemctl-redirect \$$(ls /etc/postgresql) main restart"; \
+			echo "    sudo -u postgres createdb test"; \
+			echo "(or set TERTULIA_TEST_DATABASE_URL), then run 'make test' again."; \
+			exit 1; \
+		fi; \
+	fi
+	@if ! $(CHECK_SERVICE) redis; then \
+		if [ -n "$$TERTULIA_TEST_REDIS_URL" ]; then \
+			echo "Redis does not answer at TERTULIA_TEST_REDIS_URL=$$TERTULIA_TEST_REDIS_URL"; \
+			exit 1; \
+		elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "Starting Redis (installed with apt-get first if missing)…"; \
+			command -v redis-server >/dev/null 2>&1 || { apt-get update -qq && \
+				DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; }; \
+			redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null; \
+			for i in 1 2 3 4 5; do $(CHECK_SERVICE) redis && break; sleep 1; done; \
+			$(CHECK_SERVICE) redis || { echo "Redis still does not answer"; exit 1; }; \
+		else \
+			echo "The cluster tests need Redis on 127.0.0.1:6379. Run:"; \
+			echo "    sudo apt-get install redis-server"; \
+			echo "    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no"; \
+			echo "(or set TERTULIA_TEST_REDIS_URL), then run 'make test' again."; \
+			exit 1; \
+		fi; \
 	fi
 
 lint: $(STAMP)

@@ -1,12 +1,17 @@
-"""Benchmark `SQLiteStore.append`: throughput, latency and how well commits group.
+"""Benchmark the store's `append`: throughput, latency and how well commits group.
 
 Each of R rooms is one asyncio task that appends A entries one after another,
 awaiting each (as a room's writer does). With --rate 0 every room appends as
 fast as it can; with --rate N each room appends N times a second from a random
 phase, like R rooms of players acting at once.
 
+--backend picks SQLite (the default), PostgreSQL (the cluster's log, at --database-url,
+in a schema of its own dropped afterwards), or both one after the other in the same run,
+with the ratios of PostgreSQL to SQLite: the machine is shared, so compare within a run.
+
     .venv/bin/python benchmarks/store_append.py --rooms 200 --appends 50 --rate 0
     .venv/bin/python benchmarks/store_append.py --rooms 200 --appends 50 --rate 10
+    .venv/bin/python benchmarks/store_append.py --rooms 200 --appends 20 --backend both
 """
 
 from __future__ import annotations
@@ -18,13 +23,19 @@ import random
 import statistics
 import tempfile
 import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from tertulia.store import LogEntry, SQLiteStore
 
+DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
 
 async def room(
-    store: SQLiteStore, code: str, appends: int, rate: float, payload: bytes, out: list[float]
+    store: Any, code: str, appends: int, rate: float, payload: bytes, out: list[float]
 ) -> None:
     start = time.perf_counter() + (random.random() / rate if rate else 0.0)
     for seq in range(1, appends + 1):
@@ -37,9 +48,11 @@ async def room(
         out.append(time.perf_counter() - began)
 
 
-async def bench(path: Path, rooms: int, appends: int, rate: float, size: int) -> None:
+async def bench(
+    opened: AbstractAsyncContextManager[Any], rooms: int, appends: int, rate: float, size: int
+) -> dict[str, float]:
     payload = b'{"action":"' + b"x" * max(0, size - 13) + b'"}'
-    async with SQLiteStore(path) as store:
+    async with opened as store:
         codes = [f"B{i:04d}" for i in range(rooms)]
         for code in codes:
             await store.create_room(code, "bench", public=False)
@@ -62,6 +75,53 @@ async def bench(path: Path, rooms: int, appends: int, rate: float, size: int) ->
         f"commits      {commits} = {commits / elapsed:,.0f} commits/s, "
         f"{total / commits:.1f} appends per commit"
     )
+    return {
+        "appends/s": total / elapsed,
+        "p50": cuts[49],
+        "p99": cuts[98],
+        "appends per commit": total / commits,
+    }
+
+
+@asynccontextmanager
+async def postgres_store(url: str) -> AsyncIterator[Any]:
+    """A PostgresStore in a fresh schema, dropped afterwards with everything in it."""
+    import psycopg
+
+    from tertulia.store.postgres import PostgresStore
+
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
+    try:
+        async with await PostgresStore.open(url, schema=schema) as store:
+            yield store
+    finally:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+def run_backends(
+    backends: list[str], sqlite_path: Path, args: argparse.Namespace
+) -> dict[str, dict[str, float]]:
+    openers: dict[str, Callable[[], AbstractAsyncContextManager[Any]]] = {
+        "sqlite": lambda: SQLiteStore(sqlite_path),
+        "postgres": lambda: postgres_store(args.database_url),
+    }
+    results = {}
+    for backend in backends:
+        print(f"-- {backend}")
+        results[backend] = asyncio.run(
+            bench(openers[backend](), args.rooms, args.appends, args.rate, args.payload)
+        )
+    if len(results) == 2:
+        sqlite, pg = results["sqlite"], results["postgres"]
+        print("-- postgres / sqlite")
+        print(
+            f"appends/s x{pg['appends/s'] / sqlite['appends/s']:.2f}   "
+            f"p50 x{pg['p50'] / sqlite['p50']:.2f}   p99 x{pg['p99'] / sqlite['p99']:.2f}   "
+            f"appends per commit {sqlite['appends per commit']:.1f} vs "
+            f"{pg['appends per commit']:.1f}"
+        )
+    return results
 
 
 def main() -> None:
@@ -70,18 +130,24 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=50, help="appends per room")
     parser.add_argument("--rate", type=float, default=0.0, help="appends/s per room; 0 = max")
     parser.add_argument("--payload", type=int, default=200, help="payload size in bytes")
-    parser.add_argument("--db", type=Path, help="database file (default: a temporary one)")
+    parser.add_argument("--db", type=Path, help="SQLite file (default: a temporary one)")
+    parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="sqlite")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("TERTULIA_TEST_DATABASE_URL") or DEFAULT_DATABASE_URL,
+        help="PostgreSQL for --backend postgres/both (default: the tests' one)",
+    )
     args = parser.parse_args()
+    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
     if args.db:
-        asyncio.run(bench(args.db, args.rooms, args.appends, args.rate, args.payload))
+        run_backends(backends, args.db, args)
         return
     # The temporary folder sits beside the repository, not in /tmp, which may be a
     # tmpfs where fsync costs nothing and the numbers would flatter us.
     here = Path(__file__).resolve().parent
     with tempfile.TemporaryDirectory(prefix=".store-bench-", dir=here) as folder:
-        db = Path(folder) / "bench.db"
-        asyncio.run(bench(db, args.rooms, args.appends, args.rate, args.payload))
-    print(f"(temporary database removed; {os.cpu_count()} CPUs)")
+        run_backends(backends, Path(folder) / "bench.db", args)
+    print(f"(temporary databases removed; {os.cpu_count()} CPUs)")
 
 
 if __name__ == "__main__":

@@ -44,9 +44,12 @@ def test_the_room_path_benchmark_reports_the_loop_and_the_writer():
     assert "loop CPU per action" in printed and "writer CPU per action" in printed
 
 
-def test_the_store_benchmark_reports_group_commit():
-    printed = _run("benchmarks/store_append.py", "--rooms", "2", "--appends", "5", "--rate", "0")
-    assert "appends per commit" in printed
+def test_the_store_benchmark_reports_group_commit_on_both_back_ends():
+    printed = _run(
+        "benchmarks/store_append.py", "--rooms", "2", "--appends", "5", "--rate", "0",
+        "--backend", "both",
+    )  # fmt: skip
+    assert printed.count(" appends per commit\n") == 2 and "-- postgres / sqlite" in printed
 
 
 def test_the_flood_benchmark_reports_every_phase_and_the_targets(tmp_path):

@@ -12,22 +12,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from store_testing import entries, entry, run, seqs_by_room
+from store_testing import StoreOpener, entries, entry, run, seqs_by_room
 
-from tertulia.store import CommitFailed, SeqError, SQLiteStore
+from tertulia.store import CommitFailed, SeqError, SQLiteStore, Store
 
 
-def test_concurrent_appends_all_land_in_far_fewer_transactions(tmp_path: Path) -> None:
+def test_concurrent_appends_all_land_in_far_fewer_transactions(open_store: StoreOpener) -> None:
     rooms, per_room = 50, 20
     codes = [f"R{i:03d}" for i in range(rooms)]
 
-    async def room_writer(store: SQLiteStore, code: str) -> None:
+    async def room_writer(store: Store, code: str) -> None:
         # One writer per room, as in the rooms layer: each append awaited in turn.
         for seq in range(1, per_room + 1):
             await store.append(code, entry(seq))
 
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             for code in codes:
                 await store.create_room(code, "pitacor", public=True)
             before = store.stats.commits
@@ -40,7 +40,7 @@ def test_concurrent_appends_all_land_in_far_fewer_transactions(tmp_path: Path) -
             assert commits <= appends / 10, (commits, appends)
 
     run(body)
-    logged = run(lambda: seqs_by_room(tmp_path / "t.db"))
+    logged = run(lambda: seqs_by_room(open_store))
     assert logged == {code: list(range(1, per_room + 1)) for code in codes}
 
 

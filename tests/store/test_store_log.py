@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
-from store_testing import entries, entry, run, seqs_by_room
+from store_testing import StoreOpener, entries, entry, run, seqs_by_room
 
 from tertulia.store import (
     LogEntry,
@@ -19,11 +19,9 @@ from tertulia.store import (
 )
 
 
-def test_appended_entries_survive_reopening_in_order(tmp_path: Path) -> None:
-    db = tmp_path / "data" / "nested" / "tertulia.db"  # parent folders are created
-
+def test_appended_entries_survive_reopening_in_order(open_store: StoreOpener) -> None:
     async def write() -> None:
-        async with SQLiteStore(db) as store:
+        async with open_store() as store:
             await store.create_room("ABCD", "pitacor", public=True, meta={"host": "p1"})
             await store.create_room("WXYZ", "pinto", public=False, created_at=5.0)
             await store.append("ABCD", entry(1))
@@ -31,7 +29,7 @@ def test_appended_entries_survive_reopening_in_order(tmp_path: Path) -> None:
             await store.append("WXYZ", entries(1, 2))
 
     async def read() -> None:
-        async with SQLiteStore(db) as store:
+        async with open_store() as store:
             rooms = await store.load_live_rooms()
             assert [live.room.code for live in rooms] == ["ABCD", "WXYZ"]
             abcd, wxyz = rooms
@@ -46,16 +44,16 @@ def test_appended_entries_survive_reopening_in_order(tmp_path: Path) -> None:
     run(read)
 
 
-def test_duplicate_seq_is_refused(tmp_path: Path) -> None:
+def test_duplicate_seq_is_refused(open_store: StoreOpener) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             await store.create_room("ABCD", "pitacor", public=True)
             await store.append("ABCD", entries(1, 3))
             with pytest.raises(SeqError, match="expected seq 4, got 3"):
                 await store.append("ABCD", entry(3, "second writer"))
 
     run(body)
-    assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {"ABCD": [1, 2, 3]}
+    assert run(lambda: seqs_by_room(open_store)) == {"ABCD": [1, 2, 3]}
 
 
 @pytest.mark.parametrize(
@@ -69,9 +67,9 @@ def test_duplicate_seq_is_refused(tmp_path: Path) -> None:
         [5],  # starts after a gap
     ],
 )
-def test_a_bad_batch_writes_nothing_of_itself(tmp_path: Path, batch: list[int]) -> None:
+def test_a_bad_batch_writes_nothing_of_itself(open_store: StoreOpener, batch: list[int]) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             await store.create_room("ABCD", "pitacor", public=True)
             await store.append("ABCD", entries(1, 2))
             with pytest.raises(SeqError):
@@ -79,12 +77,12 @@ def test_a_bad_batch_writes_nothing_of_itself(tmp_path: Path, batch: list[int]) 
             await store.append("ABCD", entry(3, "good"))  # the log goes on from 2
 
     run(body)
-    assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {"ABCD": [1, 2, 3]}
+    assert run(lambda: seqs_by_room(open_store)) == {"ABCD": [1, 2, 3]}
 
 
-def test_the_first_seq_of_a_room_is_one(tmp_path: Path) -> None:
+def test_the_first_seq_of_a_room_is_one(open_store: StoreOpener) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             await store.create_room("ABCD", "pitacor", public=True)
             with pytest.raises(SeqError):
                 await store.append("ABCD", entry(2))
@@ -94,9 +92,9 @@ def test_the_first_seq_of_a_room_is_one(tmp_path: Path) -> None:
     run(body)
 
 
-def test_payload_must_be_bytes(tmp_path: Path) -> None:
+def test_payload_must_be_bytes(open_store: StoreOpener) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             await store.create_room("ABCD", "pitacor", public=True)
             with pytest.raises(TypeError, match="payload bytes"):
                 await store.append("ABCD", LogEntry(1, 1.0, "text"))  # type: ignore[arg-type]
@@ -107,9 +105,9 @@ def test_payload_must_be_bytes(tmp_path: Path) -> None:
     run(body)
 
 
-def test_unknown_and_duplicate_rooms_are_refused(tmp_path: Path) -> None:
+def test_unknown_and_duplicate_rooms_are_refused(open_store: StoreOpener) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             with pytest.raises(UnknownRoom):
                 await store.append("NOPE", entry(1))
             await store.create_room("ABCD", "pitacor", public=True)
@@ -123,9 +121,11 @@ def test_unknown_and_duplicate_rooms_are_refused(tmp_path: Path) -> None:
     run(body)
 
 
-def test_closed_room_takes_no_more_entries_and_its_code_can_be_reused(tmp_path: Path) -> None:
+def test_closed_room_takes_no_more_entries_and_its_code_can_be_reused(
+    open_store: StoreOpener,
+) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             await store.create_room("ABCD", "pitacor", public=True)
             await store.append("ABCD", entries(1, 5))
             await store.close_room("ABCD", "idle")
@@ -139,9 +139,9 @@ def test_closed_room_takes_no_more_entries_and_its_code_can_be_reused(tmp_path: 
     run(body)
 
 
-def test_closed_rooms_are_not_loaded(tmp_path: Path) -> None:
+def test_closed_rooms_are_not_loaded(open_store: StoreOpener) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             for code in ("AAAA", "BBBB", "CCCC"):
                 await store.create_room(code, "pitacor", public=True)
                 await store.append(code, entries(1, 2))
@@ -149,24 +149,24 @@ def test_closed_rooms_are_not_loaded(tmp_path: Path) -> None:
             await store.close_room("CCCC", "idle", keep_log=True)
 
     run(body)
-    assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {"AAAA": [1, 2]}
+    assert run(lambda: seqs_by_room(open_store)) == {"AAAA": [1, 2]}
 
 
-def test_meta_update_replaces_meta(tmp_path: Path) -> None:
+def test_meta_update_replaces_meta(open_store: StoreOpener) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             await store.create_room("ABCD", "pitacor", public=True, meta={"a": 1})
             await store.update_room_meta("ABCD", {"b": [1, "dois"]})
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             [live] = await store.load_live_rooms()
             assert live.room.meta == {"b": [1, "dois"]}
 
     run(body)
 
 
-def test_replay_starts_from_the_latest_snapshot(tmp_path: Path) -> None:
+def test_replay_starts_from_the_latest_snapshot(open_store: StoreOpener) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             await store.create_room("ABCD", "pitacor", public=True)
             await store.append("ABCD", entries(1, 6))
             await store.save_snapshot("ABCD", 3, b"state@3", at=7.0)
@@ -176,7 +176,7 @@ def test_replay_starts_from_the_latest_snapshot(tmp_path: Path) -> None:
             with pytest.raises(SnapshotError):  # ahead of the log
                 await store.save_snapshot("ABCD", 7, b"state@7")
             await store.append("ABCD", entry(7))  # seqs go on from the log, not the snapshot
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             [live] = await store.load_live_rooms()
             assert live.snapshot is not None
             assert (live.snapshot.seq, live.snapshot.payload) == (5, b"state@5")
@@ -185,9 +185,9 @@ def test_replay_starts_from_the_latest_snapshot(tmp_path: Path) -> None:
     run(body)
 
 
-def test_a_closed_store_refuses_requests_and_close_is_idempotent(tmp_path: Path) -> None:
+def test_a_closed_store_refuses_requests_and_close_is_idempotent(open_store: StoreOpener) -> None:
     async def body() -> None:
-        store = SQLiteStore(tmp_path / "t.db")
+        store = await open_store()
         await store.create_room("ABCD", "pitacor", public=True)
         await store.close()
         await store.close()
@@ -249,11 +249,11 @@ def test_an_answer_already_arrived_is_settled_on_demand_without_a_turn_of_the_lo
     run(body)
 
 
-def test_on_durable_hears_the_outcome_before_the_waiters_wake(tmp_path: Path) -> None:
+def test_on_durable_hears_the_outcome_before_the_waiters_wake(open_store: StoreOpener) -> None:
     """A room tells its players from this callback, without waiting for its task to wake."""
 
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             await store.create_room("ABCD", "pitacor", public=True)
             heard: list[object] = []
             await store.start_append("ABCD", entry(1), on_durable=heard.append)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import msgspec
 import pytest
-from store_testing import run
+from store_testing import StoreOpener, run
 
-from tertulia.store import FinishedMatch, SQLiteStore
+from tertulia.store import FinishedMatch
 
 
 def _match(room: str, game: str, ended_at: float) -> FinishedMatch:
@@ -22,18 +20,16 @@ def _match(room: str, game: str, ended_at: float) -> FinishedMatch:
     )
 
 
-def test_recent_matches_are_newest_first_and_survive_reopening(tmp_path: Path) -> None:
-    db = tmp_path / "t.db"
-
+def test_recent_matches_are_newest_first_and_survive_reopening(open_store: StoreOpener) -> None:
     async def write() -> None:
-        async with SQLiteStore(db) as store:
+        async with open_store() as store:
             await store.record_finished_match(_match("AAAA", "pitacor", 200.0))
             await store.record_finished_match(_match("BBBB", "pinto", 300.0))
             await store.record_finished_match(_match("CCCC", "pitacor", 100.0))
             await store.record_finished_match(_match("DDDD", "haiclue", 300.0))  # a tie
 
     async def read() -> None:
-        async with SQLiteStore(db) as store:
+        async with open_store() as store:
             recent = await store.recent_matches(10)
             # Newest first; on equal end times the one recorded later comes first.
             assert [m.room for m in recent] == ["DDDD", "BBBB", "AAAA", "CCCC"]
@@ -49,9 +45,9 @@ def test_recent_matches_are_newest_first_and_survive_reopening(tmp_path: Path) -
     run(read)
 
 
-def test_a_match_with_unencodable_players_fails_only_its_caller(tmp_path: Path) -> None:
+def test_a_match_with_unencodable_players_fails_only_its_caller(open_store: StoreOpener) -> None:
     async def body() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             bad = FinishedMatch("AAAA", "pitacor", 1.0, players=[{"who": object()}])
             with pytest.raises(TypeError):
                 await store.record_finished_match(bad)
@@ -61,9 +57,9 @@ def test_a_match_with_unencodable_players_fails_only_its_caller(tmp_path: Path) 
     run(body)
 
 
-def test_public_only_keeps_the_matches_marked_public(tmp_path: Path) -> None:
+def test_public_only_keeps_the_matches_marked_public(open_store: StoreOpener) -> None:
     async def go() -> None:
-        async with SQLiteStore(tmp_path / "t.db") as store:
+        async with open_store() as store:
             marked = [("AAAA", True, 1.0), ("BBBB", False, 2.0), ("CCCC", True, 3.0)]
             for room, public, at in marked:
                 match = _match(room, "pitacor", at)

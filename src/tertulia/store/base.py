@@ -4,7 +4,8 @@ The store knows nothing of games or of a room's internals. A room writes opaque
 log entries (bytes, usually msgspec-encoded JSON) under strictly consecutive seq
 numbers; on start the server reads every live room back with its log in order and
 replays it. SQLite is the default back-end (`tertulia.store.sqlite`); another
-back-end implements `Store` and passes the same tests.
+back-end implements `Store` and passes the same tests. A back-end shared by several nodes
+(PostgreSQL, `tertulia.store.postgres`) implements `FencedStore` too.
 
 The promise every back-end keeps: when an awaited write returns, it is durable.
 "Persist, then broadcast" is the rooms layer's half of that promise.
@@ -162,4 +163,46 @@ class Store(Protocol):
 
     async def close(self) -> None:
         """Finish every write already submitted, then release the database."""
+        ...
+
+
+class FencedStore(Store, Protocol):
+    """A `Store` that several nodes share (cluster mode, `tertulia.store.postgres`): each
+    room has one owner at a time, and the store refuses the writes of a former owner.
+
+    Ownership is decided elsewhere (a lease in Redis); the lease hands out a *fencing
+    number* that grows with every new owner. The store keeps, per room, the highest fence
+    claimed, and each store object remembers the fence it last claimed or created each room
+    with. Every append, snapshot, meta update and close of a room carries that fence, and the
+    transaction that writes it first checks it against the room's row: if another owner has
+    claimed a higher fence since, the request fails with `FencedOut` and writes nothing, so
+    a node paused past its lease (GC, SIGSTOP, a slow disk) can never append after a takeover.
+    Only that room's requests fail; the rest of the same group commit is written.
+
+    SQLite (`SQLiteStore`, one process) has no use for fencing and does not implement this.
+    """
+
+    async def create_room(
+        self,
+        code: str,
+        game: str,
+        *,
+        public: bool,
+        meta: Mapping[str, Any] | None = None,
+        created_at: float | None = None,
+        fence: int | None = None,
+    ) -> RoomRecord:
+        """Register a live room owned by this store, starting at ``fence`` (0 if None)."""
+        ...
+
+    async def claim(self, code: str, fence: int) -> LiveRoom:
+        """Become the room's owner under ``fence``: in one transaction, `FencedOut` if the
+        room's stored fence is already >= ``fence``, else store it. Returns what replay needs
+        (everything committed under earlier fences); `UnknownRoom` if no live room has it."""
+        ...
+
+    def release(self, code: str) -> None:
+        """Forget the room locally (this node let it go): its fence is no longer held, so
+        later writes of it through this store are refused with `FencedOut` (a store may be
+        opened to allow writes without a claim, for a single node: then they go unchecked)."""
         ...

@@ -1,7 +1,7 @@
 """Errors the store raises.
 
 Two kinds, kept apart on purpose (as h11 does): a *refused request* (`SeqError`,
-`UnknownRoom`, `RoomExists`, `SnapshotError`) means the caller asked for something
+`UnknownRoom`, `RoomExists`, `SnapshotError`, `FencedOut`) means the caller asked for something
 the log cannot accept, nothing was written, and the store is fine; a `CommitFailed`
 means the database itself failed, nothing in that batch was acknowledged, and the
 room that sent it cannot know more than "not written".
@@ -31,6 +31,17 @@ class SeqError(StoreError):
 
 class SnapshotError(StoreError):
     """A snapshot's seq is ahead of the log or behind the latest snapshot."""
+
+
+class FencedOut(StoreError):
+    """Another node has claimed this room with a higher fencing number since this store
+    claimed (or created) it: this node no longer owns the room and must let it go.
+
+    Raised by `claim` when the stored fence is already at least the one offered, and by
+    every write of a room whose fence was overtaken (checked in the write's own
+    transaction, so a paused former owner never appends after a takeover). Nothing of the
+    request was written; other rooms' requests in the same transaction are unaffected.
+    """
 
 
 class CommitFailed(StoreError):

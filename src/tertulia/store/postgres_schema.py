@@ -1,0 +1,125 @@
+"""The PostgreSQL store's tables, how a connection is opened, and schema migrations.
+
+Migrations are SQL scripts applied in order, each in one transaction with the bump of
+`schema_version`; never edit a released one, append a new one. Several nodes may start at
+once against an empty database, so the migration runs under a transaction-level advisory
+lock: the first node creates the tables, the others wait and find them made. A database
+newer than this code is refused rather than guessed at.
+
+The tables mirror the SQLite store's (`schema.py`) with two additions for a cluster: each
+room's `fence` (the fencing number of its current owner, see `base.FencedStore`) and the
+`identity_key` every node shares (see `postgres_identity`). Times are seconds since the
+epoch as float8, as in SQLite, so the rooms layer's clock passes through unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # psycopg is imported lazily: the single-process server never needs it
+    import psycopg
+
+MIGRATIONS: list[str] = [
+    # 1: rooms (with their fence), logs, snapshots, finished matches, the identity key.
+    """
+    CREATE TABLE rooms (
+        id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        code         text NOT NULL,
+        game         text NOT NULL,
+        public       boolean NOT NULL,
+        created_at   float8 NOT NULL,
+        meta         jsonb NOT NULL,
+        fence        bigint NOT NULL DEFAULT 0,   -- the owner's fencing number
+        closed_at    float8,                      -- NULL while the room is live
+        close_reason text
+    );
+    -- Codes are short and reused once a room closes: unique among live rooms only.
+    CREATE UNIQUE INDEX rooms_live_code ON rooms (code) WHERE closed_at IS NULL;
+
+    CREATE TABLE log (
+        room_id bigint NOT NULL REFERENCES rooms (id),
+        seq     bigint NOT NULL,
+        at      float8 NOT NULL,
+        payload bytea NOT NULL,
+        PRIMARY KEY (room_id, seq)
+    );
+
+    CREATE TABLE snapshots (                      -- the latest snapshot of each room only
+        room_id bigint PRIMARY KEY REFERENCES rooms (id),
+        seq     bigint NOT NULL,
+        at      float8 NOT NULL,
+        payload bytea NOT NULL
+    );
+
+    CREATE TABLE finished_matches (
+        id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        room_code  text NOT NULL,
+        game       text NOT NULL,
+        started_at float8,
+        ended_at   float8 NOT NULL,
+        players    jsonb NOT NULL,
+        extra      jsonb NOT NULL
+    );
+    CREATE INDEX finished_matches_recent ON finished_matches (ended_at DESC, id DESC);
+    CREATE INDEX finished_matches_game ON finished_matches (game, ended_at DESC, id DESC);
+
+    -- One row: the HMAC key that turns tokens into player ids, the same on every node.
+    CREATE TABLE identity_key (
+        id  smallint PRIMARY KEY CHECK (id = 1),
+        key bytea NOT NULL CHECK (length(key) >= 16)
+    );
+    """,
+]
+
+# Any fixed number, the same on every node: the advisory lock that serialises migrations.
+_MIGRATION_LOCK = 0x7465_7274  # "tert"
+
+
+def connect_kwargs(schema: str | None) -> dict[str, Any]:
+    """Connection options every connection of the store uses."""
+    kwargs: dict[str, Any] = {"autocommit": True}  # we issue BEGIN/COMMIT: one per batch
+    if schema is not None:
+        # The server keeps search_path for the whole session, so every statement (ours
+        # unqualified) finds the store's tables in its own schema.
+        kwargs["options"] = f"-c search_path={schema}"
+    return kwargs
+
+
+def check_schema_name(schema: str | None) -> str | None:
+    """A schema name we can put in search_path without quoting: letters, digits, _."""
+    if schema is None:
+        return None
+    if not schema or not (schema[0].isalpha() or schema[0] == "_"):
+        raise ValueError(f"expected a schema name starting with a letter, got {schema!r}")
+    if not all(c.isascii() and (c.isalnum() or c == "_") for c in schema) or len(schema) > 63:
+        raise ValueError(f"expected a schema name of ASCII letters, digits and _, got {schema!r}")
+    return schema
+
+
+async def migrate(conn: psycopg.AsyncConnection[Any], schema: str | None) -> int:
+    """Create the schema (if named) and bring the tables up to date; the version in force."""
+    from psycopg import sql
+
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+        if schema is not None:
+            await conn.execute(
+                sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
+            )
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
+        cursor = await conn.execute("SELECT version FROM schema_version")
+        row = await cursor.fetchone()
+        if row is None:
+            await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+            current = 0
+        else:
+            current = row[0]
+        if current > len(MIGRATIONS):
+            raise RuntimeError(
+                f"database schema version {current} is newer than this code "
+                f"({len(MIGRATIONS)}); refusing to open it"
+            )
+        for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            await conn.execute(script)  # type: ignore[arg-type]  # our own literal SQL
+            await conn.execute("UPDATE schema_version SET version = %s", (version,))
+    return len(MIGRATIONS)
