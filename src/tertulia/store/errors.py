@@ -54,7 +54,3 @@ class CommitFailed(StoreError):
 class StoreClosed(StoreError):
     """The store was closed; it takes no more requests."""
 
-
-class FencedOut(StoreError):
-    """A cluster back-end refused a write for a room that another owner has claimed since
-    (its fencing number is newer than the one this store holds for the room)."""
