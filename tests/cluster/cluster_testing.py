@@ -12,6 +12,7 @@ import contextlib
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -139,3 +140,111 @@ class RedisServer:
             self.process.kill()
             self.process.wait(timeout=10)
             self.process = None
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
+
+
+class Node:
+    """``tertulia serve`` in cluster mode as a child process: the real thing, which a test
+    may kill (SIGKILL), pause (SIGSTOP) and resume, or stop (SIGTERM, draining)."""
+
+    def __init__(
+        self, tmp: Path, schema: str, namespace: str, package: Path, *, lease: float = 1.0
+    ) -> None:
+        from server_harness import free_port
+        from services import database_url
+
+        self.port = free_port()
+        self.log = tmp / f"node-{self.port}.log"
+        self.env = {
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONPATH": str(package),  # this package, with the example game (tiny) in it
+            "TERTULIA_REDIS_URL": REDIS_URL,
+            "TERTULIA_DATABASE_URL": database_url(),
+            "TERTULIA_DATABASE_SCHEMA": schema,
+            "TERTULIA_REDIS_NAMESPACE": namespace,
+            "TERTULIA_LEASE_SECONDS": str(lease),
+        }
+        self.db = tmp / f"node-{self.port}.sqlite3"  # unused in cluster mode: proves it
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> Node:
+        from server_harness import wait_healthy
+
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tertulia",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                str(self.db),
+                "--drop-grace",
+                "1",
+                "--plain-logs",
+            ],
+            env=self.env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+        )
+        wait_healthy(self.base, timeout=30)
+        return self
+
+    def signal(self, number: int) -> None:
+        assert self.process is not None
+        self.process.send_signal(number)
+
+    def kill(self) -> None:
+        self.signal(signal.SIGKILL)
+        assert self.process is not None
+        self.process.wait(timeout=10)
+
+    def stop(self) -> int | None:
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        return self.process.returncode
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@contextmanager
+def cluster(tmp: Path, count: int = 2, **options: Any) -> Iterator[list[Node]]:
+    """``count`` nodes on one fresh PostgreSQL schema and one Redis namespace, serving a copy
+    of the package with the example game installed (the tests play ``tiny``)."""
+    from package_copy import copy_package, install_example
+    from services import fresh_schema
+
+    package = copy_package(tmp / "package")
+    install_example(package / "tertulia")
+    namespace = f"test-{secrets.token_hex(4)}"
+    with fresh_schema("cluster") as schema:
+        nodes = [Node(tmp, schema, namespace, package, **options) for _ in range(count)]
+        try:
+            for node in nodes:
+                node.start()
+            yield nodes
+        finally:
+            for node in nodes:
+                node.stop()
+            asyncio.run(_forget(namespace))

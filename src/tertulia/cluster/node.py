@@ -36,7 +36,7 @@ from ..games.base import RuleError
 from ..rooms.manager import RoomManager
 from ..rooms.replay import replay
 from ..rooms.room import Room
-from ..store.errors import UnknownRoom
+from ..store.errors import FencedOut, UnknownRoom
 from . import wire
 from .bus import Bus
 from .leases import Leases, Owner
@@ -187,10 +187,23 @@ class ClusterRooms:
         try:
             if claim is None:  # a store without fences cannot share a log: nothing to take
                 raise UnknownRoom(code)
-            live = await claim(code, owner.fence)
+            try:
+                live = await claim(code, owner.fence)
+            except FencedOut as behind:
+                if behind.stored_fence is None:
+                    raise
+                # Redis forgot its counter (it keeps nothing on disk): start above the log's.
+                await self.leases.release(code)
+                owner = await self.leases.acquire(code, floor=behind.stored_fence)
+                if owner.node != self.node:
+                    return False
+                live = await claim(code, owner.fence)
         except UnknownRoom:
             await self.leases.release(code)
             return None
+        except FencedOut:  # a still newer owner claimed it meanwhile: look again
+            await self.leases.release(code)
+            return False
         except Exception:
             await self.leases.release(code)
             raise

@@ -29,7 +29,7 @@ from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
 from ..rooms.manager import ManagerConfig, RoomManager
 from ..rooms.room import RoomConfig
-from ..store import SQLiteStore
+from ..store import SQLiteStore, Store
 from .addresses import is_loopback
 from .config import Config
 from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
@@ -59,32 +59,44 @@ class Tertulia:
     ) -> None:
         self.config = config
         self.games = games
-        self.identity = Identity.from_file(config.key_path)
-        self.store = SQLiteStore(config.db_path)
         self.on_store_lost = on_store_lost
-        self.store.on_writer_lost(self._store_lost)
         self.metrics = Metrics(lambda: len(self.manager.rooms))
-        room_config = RoomConfig(
-            drop_grace_seconds=config.drop_grace_seconds,
-            restart_grace_seconds=config.restart_grace_seconds,
-            observe=self.metrics.observe,
-        )
-        self.manager = RoomManager(
-            self.store,
-            games,
-            ManagerConfig(idle_seconds=config.idle_minutes * 60, room=room_config),
-        )
-        # What sessions ask for rooms: this process's rooms, or in cluster mode every node's.
-        self.rooms: RoomManager | ClusterRooms = self.manager
         self.cluster: ClusterRooms | None = None
-        if config.cluster:
-            self.cluster = self.rooms = _cluster_rooms(config, self.manager)
+        if config.database_url is None:
+            self._build(SQLiteStore(config.db_path), Identity.from_file(config.key_path))
+        # else: the shared log and key are PostgreSQL's, reached only in ``start``.
         self.sessions: set[Session] = set()
         self.guard = Guard(config.limits)
         self.origins = config.origins()  # worked out once: it may look up this machine's names
 
+    def _build(self, store: Store, identity: Identity) -> None:
+        self.store = store
+        self.identity = identity
+        self.store.on_writer_lost(self._store_lost)
+        room_config = RoomConfig(
+            drop_grace_seconds=self.config.drop_grace_seconds,
+            restart_grace_seconds=self.config.restart_grace_seconds,
+            observe=self.metrics.observe,
+        )
+        self.manager = RoomManager(
+            self.store,
+            self.games,
+            ManagerConfig(idle_seconds=self.config.idle_minutes * 60, room=room_config),
+        )
+        # What sessions ask for rooms: this process's rooms, or in cluster mode every node's.
+        self.rooms: RoomManager | ClusterRooms = self.manager
+        if self.config.cluster:
+            self.cluster = self.rooms = _cluster_rooms(self.config, self.manager)
+
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        if self.config.database_url is not None:
+            from ..store.postgres import PostgresStore
+
+            store = await PostgresStore.open(
+                self.config.database_url, schema=self.config.database_schema
+            )
+            self._build(store, Identity(await store.shared_identity_key()))
         restored = await self.manager.start(restore=self.cluster is None)
         if self.cluster is not None:
             await self.cluster.start()

@@ -40,6 +40,7 @@ class Config:
     # A room's lease lapses this long after its owner last renewed it: how soon another node
     # may take over the rooms of one that died, and how long a paused one keeps them.
     lease_seconds: float = 4.0
+    database_schema: str | None = None  # the log's tables in this PostgreSQL schema
 
     @property
     def cluster(self) -> bool:
@@ -91,6 +92,10 @@ class Config:
             values["redis_url"] = env["TERTULIA_REDIS_URL"]
         if env.get("TERTULIA_REDIS_NAMESPACE"):
             values["redis_namespace"] = env["TERTULIA_REDIS_NAMESPACE"]
+        if env.get("TERTULIA_LEASE_SECONDS"):
+            values["lease_seconds"] = float(env["TERTULIA_LEASE_SECONDS"])
+        if env.get("TERTULIA_DATABASE_SCHEMA"):
+            values["database_schema"] = env["TERTULIA_DATABASE_SCHEMA"]
         if env.get("TERTULIA_DATABASE_URL"):
             values["database_url"] = env["TERTULIA_DATABASE_URL"]
         if env.get("TERTULIA_METRICS_TOKEN"):

@@ -186,7 +186,17 @@ class Session:
     async def _enter(self, room: Room, nickname: str, msg_id: int, resume: bool = False) -> None:
         """Move this connection to ``room`` (the seat in the previous room stays). A refusal
         leaves it where it was: it only leaves the previous room once the new one took it."""
-        await room.attach(self, nickname, msg_id, resume=resume)
+        for _ in range(3):
+            try:
+                await room.attach(self, nickname, msg_id, resume=resume)
+                break
+            except RuleError as error:
+                # Cluster mode: the owner died or handed the room on while we asked; ask
+                # whoever owns it now.
+                again = await self.manager.find(room.code) if error.code == "room.moved" else None
+                if again is None:
+                    raise
+                room = again
         previous, self.room = self.room, room
         if previous is not None and previous is not room:
             previous.detach(self)

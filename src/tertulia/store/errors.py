@@ -41,7 +41,14 @@ class FencedOut(StoreError):
     every write of a room whose fence was overtaken (checked in the write's own
     transaction, so a paused former owner never appends after a takeover). Nothing of the
     request was written; other rooms' requests in the same transaction are unaffected.
+
+    ``stored_fence``, when known (a refused claim), is the room's fence in the log: a
+    lease counter that fell behind it (Redis keeps nothing on disk) starts again above it.
     """
+
+    def __init__(self, message: str, stored_fence: int | None = None) -> None:
+        super().__init__(message)
+        self.stored_fence = stored_fence
 
 
 class CommitFailed(StoreError):

@@ -203,7 +203,8 @@ class Batch:
             raise UnknownRoom(f"no live room {request.code!r}")
         if room.fence >= fence:
             raise FencedOut(
-                f"room {request.code!r}: fence {fence} is not above the room's {room.fence}"
+                f"room {request.code!r}: fence {fence} is not above the room's {room.fence}",
+                stored_fence=room.fence,
             )
         await self._savepoint("UPDATE rooms SET fence = %s WHERE id = %s", (fence, room.id))
         room.fence = fence
