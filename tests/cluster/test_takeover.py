@@ -97,6 +97,7 @@ def test_a_paused_owner_cannot_append_after_a_takeover_and_lets_the_room_go(tmp_
                 try:
                     await asyncio.wait_for(waiting, 10)
                 except ClientError as error:
+                    # Refused, never applied: it waited on a node that no longer owns the room.
                     assert error.code in {"room.moved", "room.not_in"}
             for _ in range(200):
                 if "let room" in owner.output() or "another node owns it" in owner.output():

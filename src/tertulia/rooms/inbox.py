@@ -129,6 +129,7 @@ class Inbox:
         self.name = name
         # Unbounded so the room's own items are never lost; clients' are capped in ``offer``.
         self._queue: asyncio.Queue = asyncio.Queue()
+        self._refusal = closed_room()  # what a client's item hears once the room has closed
         self._task: asyncio.Task | None = None
         self.working = False  # the task is handling an item
         self.current: Any = None  # that item (a Started once a message's save began)
@@ -153,16 +154,17 @@ class Inbox:
     def offer(self, item: Any) -> None:
         """A client's item: queued, or refused at once if the room has closed or is full."""
         if self.closed:
-            refuse_item(item, closed_room())
+            refuse_item(item, self._refusal)
         elif self._queue.qsize() >= INBOX_SIZE:
             refuse_item(item, RuleError("room.busy", "The room is busy; try again."))
         else:
             self._queue.put_nowait(item)
 
-    async def close(self) -> None:
+    async def close(self, refusal: RuleError | None = None) -> None:
         """Stop taking items and stop the task; every client still waiting hears that the room
-        has closed (nobody may wait forever on a closed room)."""
+        has closed, or ``refusal`` (nobody may wait forever on a closed room)."""
         self.closed = True
+        self._refusal = refusal or closed_room()
         current = self.current  # taken before the task's cancellation clears it
         if self._task is not None:
             self._task.cancel()
@@ -172,7 +174,7 @@ class Inbox:
         while not self._queue.empty():
             waiting.append(self._queue.get_nowait())
         for item in waiting:
-            refuse_item(item, closed_room())
+            refuse_item(item, self._refusal)
 
     async def _run(self, handle: Callable[[Any], Awaitable[None]]) -> None:
         while True:

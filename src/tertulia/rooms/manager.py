@@ -144,7 +144,7 @@ class RoomManager:
 
     async def let_go(self, room: Room) -> None:
         """Stop a room without closing it: its log stays live for whoever owns it next."""
-        await room.stop()
+        await room.stop(moving=True)
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
         self._forget_opener(room.code)

@@ -190,13 +190,18 @@ class Room:
         """Nobody connected and nothing to do: closing it now would cut nobody off."""
         return not self.peers and not self.inbox.busy
 
-    async def stop(self, closing: bool = False) -> None:
+    async def stop(self, closing: bool = False, moving: bool = False) -> None:
         """Stop the room's task and clocks. Every message still waiting is answered (the room
-        has closed); with ``closing``, whoever is still connected is told so too — a server
-        shutting down (not ``closing``) keeps the room in the log for its restart."""
+        has closed; with ``moving``, it moved to another node: try again); with ``closing``,
+        whoever is still connected is told so too — a server shutting down (not ``closing``)
+        keeps the room in the log for its restart, or for the room's next owner."""
         self.closed = True
         self.clocks.stop()
-        await self.inbox.close()
+        await self.inbox.close(
+            RuleError("room.moved", "The room moved to another server; try again.")
+            if moving
+            else None
+        )
         if closing:
             self.fanout.tell_everyone(Notice("room.closed", "The room was closed."))
 
