@@ -112,3 +112,41 @@ def test_a_paused_owner_cannot_append_after_a_takeover_and_lets_the_room_go(tmp_
             await bo.close()
 
         run(go)
+
+
+def test_sigterm_hands_the_rooms_to_another_node_without_losing_a_move(tmp_path) -> None:
+    """ "Draining: SIGTERM on one node hands its rooms to the others without losing a push, so a
+    rolling restart is invisible to players beyond a reconnect.\""""
+    with cluster(tmp_path, lease=4.0) as (owner, other):
+
+        async def go() -> None:
+            ana, bo, code, first = await _tiny_match(owner, other)
+            await first.act({"type": "add", "amount": 2})
+            await bo.wait_for(lambda push: push["view"]["counter"] == 2)
+            pushes = len(bo.pushes)
+            owner.signal(signal.SIGTERM)
+            started = time.monotonic()
+            # Bo (relayed) is handed to the new owner with no reconnect, long before the old
+            # owner's 4 s lease could have lapsed: it was given back.
+            await bo.wait_for(lambda push: len(bo.pushes) > pushes, timeout=10)
+            assert time.monotonic() - started < 4.0
+            assert bo.view["counter"] == 2
+            assert owner.process.wait(timeout=20) in (0, -signal.SIGTERM)  # a clean stop
+            again = await Client.connect(other.ws, token=ana.token)
+            await again.join_room(code, "Ana", resume=True)
+            mover = again if again.view["turn"] == again.player else bo
+            await mover.act({"type": "add", "amount": 1})
+            await bo.wait_for(lambda push: push["view"]["counter"] == 3)
+            assert _rooms_owned(other) == 1
+            await again.close()
+            await bo.close()
+
+        run(go)
+
+
+def _rooms_owned(node) -> int:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{node.base}/healthz", timeout=2) as response:
+        return json.load(response)["rooms"]
