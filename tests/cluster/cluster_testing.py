@@ -248,3 +248,71 @@ def cluster(tmp: Path, count: int = 2, **options: Any) -> Iterator[list[Node]]:
             for node in nodes:
                 node.stop()
             asyncio.run(_forget(namespace))
+
+
+NGINX_CONF = """
+daemon off;
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {prefix}/body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    upstream tertulia {{
+{servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://tertulia;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_read_timeout 75s;
+            proxy_connect_timeout 1s;
+            proxy_next_upstream error timeout http_502 http_503;
+        }}
+    }}
+}}
+"""
+
+
+@contextmanager
+def nginx_in_front(tmp: Path, nodes: list[Node]) -> Iterator[str]:
+    """nginx (Debian's; ``make test`` installs it) in front of ``nodes``, round robin and no
+    sticky sessions, as docs/operations.md shows it; yields its WebSocket URL."""
+    from server_harness import free_port
+
+    prefix = tmp / "nginx"
+    prefix.mkdir()
+    port = free_port()
+    servers = "\n".join(
+        f"        server 127.0.0.1:{node.port} max_fails=1 fail_timeout=2s;" for node in nodes
+    )
+    conf = prefix / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(prefix=prefix, port=port, servers=servers))
+    process = subprocess.Popen(
+        ["nginx", "-p", str(prefix), "-c", str(conf)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                break
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError(f"nginx did not start: {(prefix / 'error.log').read_text()}")
+            time.sleep(0.05)
+        yield f"ws://127.0.0.1:{port}/ws"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

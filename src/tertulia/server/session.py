@@ -186,17 +186,7 @@ class Session:
     async def _enter(self, room: Room, nickname: str, msg_id: int, resume: bool = False) -> None:
         """Move this connection to ``room`` (the seat in the previous room stays). A refusal
         leaves it where it was: it only leaves the previous room once the new one took it."""
-        for _ in range(3):
-            try:
-                await room.attach(self, nickname, msg_id, resume=resume)
-                break
-            except RuleError as error:
-                # Cluster mode: the owner died or handed the room on while we asked; ask
-                # whoever owns it now.
-                again = await self.manager.find(room.code) if error.code == "room.moved" else None
-                if again is None:
-                    raise
-                room = again
+        room = await self._attach(room, nickname, msg_id, resume)
         previous, self.room = self.room, room
         if previous is not None and previous is not room:
             previous.detach(self)
@@ -212,7 +202,7 @@ class Session:
             if room is None:
                 self.send(p.Notice("room.closed", "The room was closed."))
                 return
-            await room.attach(self, "", 0, resume=True)
+            room = await self._attach(room, "", 0, resume=True)
         except RuleError:
             # Not reachable from here just now: the client reconnects by itself (through the
             # load balancer, maybe to the owner) and resumes its seat.
@@ -222,6 +212,22 @@ class Session:
             self.room = room
         else:  # the player went to another room meanwhile
             room.detach(self)
+
+    async def _attach(self, room: Room, nickname: str, msg_id: int, resume: bool) -> Room:
+        """Seat this connection in ``room``; returns the room it is in (in cluster mode, the
+        owner may die or hand the room on while we ask: then whoever owns it now)."""
+        for tries_left in range(4, -1, -1):
+            try:
+                await room.attach(self, nickname, msg_id, resume=resume)
+                return room
+            except RuleError as error:
+                if error.code != "room.moved" or not tries_left:
+                    raise
+                again = await self.manager.find(room.code)
+                if again is None:
+                    raise
+                room = again
+        raise AssertionError("unreachable")
 
     def _frame_limit(self) -> int:
         """64 KiB by default; a game may ask for more (drawings) in its rooms."""
