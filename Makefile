@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test lint chromium services venv clean
+.PHONY: run test lint chromium services proxy venv clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(BIN)/tertulia serve $(ARGS)
 
 ## test: set everything up (Chromium, PostgreSQL, Redis included) and run the linter and every test
-test: $(STAMP) chromium services
+test: $(STAMP) chromium services proxy
 	$(BIN)/ruff check src tests benchmarks docs/examples
 	$(BIN)/pytest -q
 
@@ -35,6 +35,19 @@ chromium:
 		echo "The browser tests need Chromium at $(CHROMIUM). Install it with:"; \
 		echo "    sudo apt-get install chromium"; \
 		echo "(or set CHROMIUM=/path/to/chromium), then run 'make test' again."; \
+		exit 1; \
+	fi
+
+## proxy: the cluster tests put Debian's nginx in front of several nodes (round robin)
+proxy:
+	@if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then \
+		true; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing nginx with apt-get…"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; \
+	else \
+		echo "The cluster tests need nginx. Install it with:"; \
+		echo "    sudo apt-get install nginx-light"; \
 		exit 1; \
 	fi
 

@@ -300,7 +300,7 @@ def nginx_in_front(tmp: Path, nodes: list[Node]) -> Iterator[str]:
     conf = prefix / "nginx.conf"
     conf.write_text(NGINX_CONF.format(prefix=prefix, port=port, servers=servers))
     process = subprocess.Popen(
-        ["nginx", "-p", str(prefix), "-c", str(conf)],
+        [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(prefix), "-c", str(conf)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
