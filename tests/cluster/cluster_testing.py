@@ -75,7 +75,7 @@ def relay_nodes(tmp: Path, count: int = 2, **config: Any) -> Iterator[list[Any]]
     finally:
         for server in reversed(servers):
             server.__exit__(None, None, None)
-        asyncio.run(_forget(namespace))
+        _forget(namespace)
 
 
 def _wait_answering(base: str, timeout: float = 15.0) -> None:
@@ -93,12 +93,15 @@ def _wait_answering(base: str, timeout: float = 15.0) -> None:
             time.sleep(0.05)
 
 
-async def _forget(namespace: str) -> None:
-    client = aioredis.from_url(REDIS_URL)
-    keys = [key async for key in client.scan_iter(match=f"{namespace}:*")]
+def _forget(namespace: str) -> None:
+    """Remove the namespace's keys (plain redis-py: this may run inside an event loop)."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = list(client.scan_iter(match=f"{namespace}:*"))
     if keys:
-        await client.delete(*keys)
-    await client.aclose()
+        client.delete(*keys)
+    client.close()
 
 
 class RedisServer:
@@ -247,7 +250,7 @@ def cluster(tmp: Path, count: int = 2, **options: Any) -> Iterator[list[Node]]:
         finally:
             for node in nodes:
                 node.stop()
-            asyncio.run(_forget(namespace))
+            _forget(namespace)
 
 
 NGINX_CONF = """

@@ -1,0 +1,181 @@
+"""Kill nodes at random moments while rooms play, and check nothing acknowledged was lost.
+
+Three nodes share one PostgreSQL schema and Redis namespace; a few rooms of the example game
+(two players each, whose sockets are spread over the nodes) play without pause. Every so
+often a random node is killed (SIGKILL) and started again; players whose socket died with it
+come back through another node and resume their seats. At the end, each room is read back
+from a fresh connection: its counter must equal the moves its players were told were
+accepted (an ack lost with a node may leave one more, never fewer), and every room must have
+been playable again within the target after each kill.
+
+    .venv/bin/python tests/cluster/kills.py --kills 50 --max-seconds 600
+
+The suite runs it briefly (``test_kills.py``); this command is the issue's 50 kills.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cluster_testing import cluster
+from websockets.exceptions import ConnectionClosed
+
+from tertulia.client import Client, ClientError
+
+TARGET = 50  # the example game's highest target: long matches
+
+
+@dataclass
+class Table:
+    """One room and what its players were told."""
+
+    code: str
+    tokens: list[str]
+    players: list[Client]
+    acked: int = 0  # adds acknowledged
+    sent: int = 0  # adds sent (acknowledged or not)
+    stalls: list[float] = field(default_factory=list)  # seconds from a kill to the next ack
+    waiting_since: float | None = None
+
+
+@dataclass
+class Report:
+    kills: int
+    moves: int
+    lost: list[str]
+    worst_stall: float
+    seconds: float
+
+
+async def _connect(urls: list[str], token: str | None = None) -> Client:
+    last: Exception | None = None
+    for _ in range(60):
+        try:
+            return await Client.connect(random.choice(urls), token=token)
+        except OSError as error:
+            last = error
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"no node answers: {last}")
+
+
+async def _table(urls: list[str]) -> Table:
+    ana, bo = await _connect(urls), await _connect(urls)
+    code = await ana.create_room("tiny", "Ana")
+    await bo.join_room(code, "Bo")
+    await ana.request("update_settings", settings={"turn_seconds": 0, "target": TARGET})
+    await ana.request("start_match")
+    await bo.wait_for(lambda push: push.get("view") is not None)
+    return Table(code, [ana.token, bo.token], [ana, bo])
+
+
+async def _back(urls: list[str], table: Table, index: int) -> None:
+    """The player's socket died with a node: they come back through another one."""
+    for _ in range(100):
+        try:
+            client = await _connect(urls, table.tokens[index])
+            await client.join_room(table.code, "again", resume=True)
+            table.players[index] = client
+            return
+        except (ClientError, ConnectionClosed, ConnectionError, TimeoutError):
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"a player of {table.code} could not come back")
+
+
+async def _play(urls: list[str], table: Table, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        for index, player in enumerate(table.players):
+            if player.socket.state.name != "OPEN":
+                await _back(urls, table, index)
+        view = next((p.view for p in table.players if p.view), None)
+        if view is None or view["winner"] is not None:
+            return
+        mover = next((p for p in table.players if p.player == view["turn"]), None)
+        if mover is None:
+            await asyncio.sleep(0.05)
+            continue
+        try:
+            table.sent += 1
+            await mover.request("act", action={"type": "add", "amount": 1}, timeout=5)
+            table.acked += 1
+            if table.waiting_since is not None:
+                table.stalls.append(time.monotonic() - table.waiting_since)
+                table.waiting_since = None
+            await asyncio.sleep(0.02)
+        except (ClientError, ConnectionClosed, ConnectionError, TimeoutError):
+            await asyncio.sleep(0.1)  # refused while it moved, or the socket died: again
+
+
+async def run_kills(
+    tmp: Path, kills: int, max_seconds: float, rooms: int = 3, seed: int | None = None
+) -> Report:
+    rng = random.Random(seed)
+    started = time.monotonic()
+    done = 0
+    with cluster(tmp, count=3) as nodes:
+        urls = [node.ws for node in nodes]
+        tables = [await _table(urls) for _ in range(rooms)]
+        stop = asyncio.Event()
+        players = [asyncio.ensure_future(_play(urls, t, stop)) for t in tables]
+        while done < kills and time.monotonic() - started < max_seconds:
+            await asyncio.sleep(rng.uniform(0.5, 2.5))
+            victim = rng.choice(nodes)
+            victim.kill()
+            for table in tables:
+                table.waiting_since = table.waiting_since or time.monotonic()
+            done += 1
+            await asyncio.to_thread(victim.start)  # the others play on meanwhile
+            if all(t.done() for t in players):  # every match ended: new ones
+                tables += [await _table(urls) for _ in range(rooms)]
+                players = [asyncio.ensure_future(_play(urls, t, stop)) for t in tables[-rooms:]]
+        await asyncio.sleep(3)  # let the last kill's rooms move and play on a little
+        stop.set()
+        await asyncio.gather(*players, return_exceptions=True)
+        lost = []
+        for table in tables:
+            reader = await _connect(urls, table.tokens[0])
+            await reader.join_room(table.code, "again", resume=True)
+            counter = reader.view["counter"]
+            if not table.acked <= counter <= table.sent:
+                lost.append(f"{table.code}: counter {counter}, acked {table.acked}")
+            await reader.close()
+            for player in table.players:
+                await player.close()
+    stalls = [s for t in tables for s in t.stalls]
+    return Report(
+        kills=done,
+        moves=sum(t.acked for t in tables),
+        lost=lost,
+        worst_stall=max(stalls, default=0.0),
+        seconds=time.monotonic() - started,
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=50)
+    parser.add_argument("--max-seconds", type=float, default=600)
+    parser.add_argument("--rooms", type=int, default=3)
+    parser.add_argument("--seed", type=int)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        report = asyncio.run(
+            run_kills(Path(tmp), args.kills, args.max_seconds, args.rooms, args.seed)
+        )
+    print(
+        f"{report.kills} kills in {report.seconds:.0f} s, {report.moves} acknowledged moves, "
+        f"lost: {report.lost or 'none'}, worst wait after a kill: {report.worst_stall:.1f} s"
+    )
+    return 0 if not report.lost else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
