@@ -74,9 +74,11 @@ class ClusterRooms:
         self.leases = Leases(redis, self.node, ttl=lease_seconds, namespace=namespace)
         self.bus = Bus(redis, self.node, namespace, self._on_message, self._unreachable)
         self.remote: dict[str, RemoteRoom] = {}  # code → the room as reached through its owner
+        self.relaying: dict[str, Any] = {}  # conn → this node's session in a remote room
         self.relayed: dict[str, tuple[RelayedPeer, Room]] = {}  # conn → (peer, room) owned here
         self._conn_ids = itertools.count(1)
         self._takeovers: dict[str, asyncio.Future] = {}
+        self._tasks: set[asyncio.Task] = set()
         self._public: list[dict[str, Any]] = []  # every node's public rooms, as last read
         self._live_nodes: set[str] = {self.node}
         self._beat: asyncio.Task | None = None
@@ -223,7 +225,7 @@ class ClusterRooms:
     def _lost(self, code: str) -> None:
         """The log refused this node's append for ``code`` (a newer owner claimed it)."""
         self.leases.forget(code)
-        asyncio.get_running_loop().create_task(self._let_go(code, lost=True))
+        self._spawn(self._let_go(code, lost=True))
 
     async def _let_go(self, code: str, lost: bool = False) -> None:
         room = self.manager.rooms.get(code)
@@ -252,7 +254,7 @@ class ClusterRooms:
     def _remote(self, code: str, owner: Owner) -> RemoteRoom:
         remote = self.remote.get(code)
         if remote is None or remote.closed or remote.owner != owner.node:
-            remote = RemoteRoom(code, owner.node, self.games, self.bus, self.conn_of)
+            remote = RemoteRoom(code, owner.node, self.games, self.bus, self.conn_of, self.relaying)
             self.remote[code] = remote
         return remote
 
@@ -260,7 +262,14 @@ class ClusterRooms:
         """Move a session of this node to wherever ``code`` is owned now (its seat is kept)."""
         rejoin = getattr(session, "find_room_again", None)
         if rejoin is not None:
-            asyncio.get_running_loop().create_task(rejoin(code))
+            self._spawn(rejoin(code))
+
+    def _spawn(self, work: Any) -> None:
+        """Run ``work`` in its own task, kept until it ends (a task nobody holds may be
+        collected mid-way)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _unreachable(self, node: str) -> None:
         """A publish reached nobody: ``node`` is gone."""
@@ -287,13 +296,13 @@ class ClusterRooms:
     def _on_message(self, message: wire.ToNode) -> None:
         if isinstance(message, wire.Pushes):
             for conn, data in message.items:
-                session = self._session(conn)
+                session = self.relaying.get(conn)
                 if session is not None:
                     session.outlet.put(data)
         elif isinstance(message, wire.Frame):
             self._frame(message)
         elif isinstance(message, wire.Attach):
-            asyncio.get_running_loop().create_task(self._attach(message))
+            self._spawn(self._attach(message))
         elif isinstance(message, wire.Attached):
             remote = self.remote.get(message.room)
             if remote is not None:
@@ -310,13 +319,6 @@ class ClusterRooms:
         elif isinstance(message, wire.NodeGone):
             self._live_nodes.discard(message.node)
             self._node_gone(message.node)
-
-    def _session(self, conn: str) -> Any:
-        for remote in self.remote.values():
-            session = remote.sessions.get(conn)
-            if session is not None:
-                return session
-        return None
 
     def _frame(self, frame: wire.Frame) -> None:
         held = self.relayed.get(frame.conn)

@@ -52,6 +52,7 @@ class RemoteRoom:
         games: Mapping[str, ModuleType],
         bus: Bus,
         conn_of: Callable[[Any], str],
+        registry: dict[str, Any],
     ) -> None:
         self.code = code
         self.owner = owner
@@ -62,6 +63,7 @@ class RemoteRoom:
         self._conn_of = conn_of
         self._waiting: dict[str, asyncio.Future] = {}  # conn → the Attached it waits for
         self.sessions: dict[str, Any] = {}  # conn → session, attached here
+        self._registry = registry  # every remote room's sessions, by conn: where pushes go
 
     def has_seat(self, player: str) -> bool | None:
         """Unknown here (None): the seats are the owner's, and it answers a join or a resume
@@ -75,7 +77,7 @@ class RemoteRoom:
         conn = self._conn_of(session)
         answer = asyncio.get_running_loop().create_future()
         self._waiting[conn] = answer
-        self.sessions[conn] = session  # pushes may arrive before the answer
+        self.sessions[conn] = self._registry[conn] = session  # pushes may come before it
         self._bus.send(
             self.owner,
             wire.Attach(
@@ -91,19 +93,25 @@ class RemoteRoom:
         try:
             error = await asyncio.wait_for(answer, ATTACH_TIMEOUT)
         except (TimeoutError, RuleError):
-            self.sessions.pop(conn, None)
+            self._forget(conn)
             raise moved() from None
         finally:
             self._waiting.pop(conn, None)
         if error is not None:
-            self.sessions.pop(conn, None)
+            self._forget(conn)
             code, sentence, params = error
             raise RuleError(code, sentence, **params)
 
     def detach(self, session: Any) -> None:
         conn = self._conn_of(session)
-        if self.sessions.pop(conn, None) is not None:
+        if self.sessions.get(conn) is session:
+            self._forget(conn)
             self._bus.send(self.owner, wire.Detach(conn, self.code))
+
+    def _forget(self, conn: str) -> None:
+        session = self.sessions.pop(conn, None)
+        if session is not None and self._registry.get(conn) is session:
+            del self._registry[conn]
 
     # ------------------------------------------------------------------ from the owner
 
@@ -122,5 +130,6 @@ class RemoteRoom:
             if not waiting.done():
                 waiting.set_exception(moved())
         sessions = list(self.sessions.values())
-        self.sessions.clear()
+        for conn in list(self.sessions):
+            self._forget(conn)
         return sessions
