@@ -76,12 +76,12 @@ class Bus:
             await asyncio.wait_for(self.flushed(), timeout=2)
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        # Bounded: a node that is stopping must stop, whatever state Redis's sockets are in.
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 2)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
+                await asyncio.wait_for(self._pubsub.aclose(), 2)
         self.healthy = False
 
     # ------------------------------------------------------------------ sending

@@ -106,12 +106,16 @@ class ClusterRooms:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._beat
         for code in list(self.manager.rooms):
-            await self._let_go(code)
+            with contextlib.suppress(Exception):  # one room's trouble must not keep the rest
+                await asyncio.wait_for(self._let_go(code), 5)
         with contextlib.suppress(Exception):
-            await self.redis.zrem(self._key("nodes"), self.node)
-            await self.redis.delete(self._key(f"public:{self.node}"))
+            await asyncio.wait_for(self._leave(), 2)
         await self.bus.stop()
         self.healthy = False
+
+    async def _leave(self) -> None:
+        await self.redis.zrem(self._key("nodes"), self.node)
+        await self.redis.delete(self._key(f"public:{self.node}"))
 
     # ------------------------------------------------------------------ what sessions ask
 

@@ -7,7 +7,7 @@ import contextlib
 import hmac
 import io
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -114,12 +114,16 @@ class Tertulia:
         return None
 
     async def stop(self) -> None:
-        if self.cluster is not None:
-            await self.cluster.drain()  # hand every room to the other nodes first
-        await self.manager.shutdown()
-        await self.store.close()
-        if self.cluster is not None:
-            await self.cluster.redis.aclose()
+        if self.cluster is None:
+            await self.manager.shutdown()
+            await self.store.close()
+            return
+        # A node that is stopping must stop whatever state the services are in (a supervisor
+        # waits for it): each step is bounded, and one that runs out is logged.
+        await _bounded("handing the rooms over", self.cluster.drain(), 15)
+        await _bounded("stopping the rooms", self.manager.shutdown(), 10)
+        await _bounded("closing the store", self.store.close(), 10)
+        await _bounded("closing Redis", self.cluster.redis.aclose(), 2)
 
     def say_restarting(self) -> None:
         """Tell every connection the server is stopping (it will be back: clients reconnect
@@ -302,6 +306,15 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[gate])
     app.state.tertulia = state
     return app
+
+
+async def _bounded(what: str, step: Awaitable[object], seconds: float) -> None:
+    try:
+        await asyncio.wait_for(step, seconds)
+    except TimeoutError:
+        log.error("gave up %s after %s s", what, seconds)
+    except Exception:
+        log.exception("failed %s", what)
 
 
 def _cluster_rooms(config: Config, manager: RoomManager) -> ClusterRooms:
