@@ -78,7 +78,9 @@ def lookup(word: str) -> tuple[Thing, ...]:
     if folded in table:
         return table[folded]
     # Plurals people write ("cherries", "limones", "truskawki"), tried in this order.
-    for suffix, replacement in (("ies", "y"), ("es", ""), ("s", ""), ("y", "a"), ("i", "a")):
+    for suffix, replacement in (
+        ("ies", "y"), ("es", ""), ("s", ""), ("y", ""), ("i", ""), ("y", "a"), ("i", "a"),
+    ):  # fmt: skip
         if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
             stem = folded[: -len(suffix)] + replacement
             if stem in table:

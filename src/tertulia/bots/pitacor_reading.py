@@ -18,7 +18,7 @@ from typing import Any
 from . import colours, meaning
 from .colours import Lab
 
-NEIGHBOURS = 4  # lexicon names blended for a clue the lexicon does not know
+NEIGHBOURS = 1  # lexicon names blended for a clue the lexicon does not know
 # Blend weights fall off fast with similarity: the nearest name dominates unless others are
 # nearly as near (cosine differences of 0.05 are already meaningful for this model).
 _SHARPNESS = 30.0

@@ -21,7 +21,8 @@ from .base import Level, bot_for
 # seat means it is stuck, which is a bug the tests must see.
 MAX_REFUSALS = 20
 
-Watch = Callable[[str, dict[str, Any], dict[str, Any] | None], None]
+# Called with the state, the seat, the view its bot was given and what the bot answered.
+Watch = Callable[[Any, str, dict[str, Any], dict[str, Any] | None], None]
 
 
 class Stuck(RuntimeError):
@@ -39,11 +40,14 @@ def play(
     max_actions: int = 5000,
     until: Callable[[Any], bool] | None = None,
     watch: Watch | None = None,
+    may_refuse: frozenset[str] = frozenset(),
 ) -> Any:
     """Play ``state`` on until the match ends (or ``until(state)``); returns the last state.
 
     ``seats`` names the bot seats and their levels; any other seat never acts (as a person
-    who stays idle: clocks move the match on without them).
+    who stays idle: clocks move the match on without them). A refused action raises
+    ``Stuck`` unless its code is in ``may_refuse`` (hidden markers: a cell someone hid a
+    marker on is refused, which the view cannot foresee); the bot is then asked again.
     """
     rng = random.Random(seed)
     decide = bot_for(game.NAME)
@@ -59,12 +63,14 @@ def play(
                     view, language=language, level=level, rng=random.Random(rng.getrandbits(64))
                 )
                 if watch is not None:
-                    watch(seat, view, action)
+                    watch(state, seat, view, action)
                 if action is None:
                     break
                 try:
                     state, _ = game.apply(state, seat, base.decode_action(game.Action, action), now)
                 except base.RuleError as error:
+                    if error.code not in may_refuse:
+                        raise Stuck(f"{seat}'s {action} was refused: {error.code}") from error
                     refusals += 1
                     if refusals >= MAX_REFUSALS:
                         raise Stuck(f"{seat} refused {refusals} times: {error.code}") from error
