@@ -48,9 +48,9 @@ def test_pitacor_bots_never_see_the_target_or_hidden_markers(markers: str) -> No
         if seat != state.round.giver and not revealed:
             assert view["target"] is None and view["candidates"] is None
             # A candidate's cell (the target's among them) may be in the view only as
-            # someone's marker.
+            # someone's marker, or as this seat's own selection.
             text = msgspec.json.encode(view).decode()
-            marker_cells = {m["cell"] for m in view["markers"]}
+            marker_cells = {m["cell"] for m in view["markers"]} | {view["selection"]}
             for cell in set(state.round.candidates) - marker_cells:
                 assert f'"{cell}"' not in text
         if markers == "hidden" and not revealed:
