@@ -8,10 +8,10 @@ that one is allowed there — and the bot must then get a marker down anyway.
 
 from __future__ import annotations
 
+from bot_helpers import needs_model, players
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot_helpers import needs_model, players
 from tertulia.bots.base import LANGUAGES, Level
 from tertulia.bots.play import play
 from tertulia.games import haiclue, pitacor

@@ -12,6 +12,7 @@ import inspect
 
 import msgspec
 import pytest
+from bot_helpers import players
 
 from tertulia.bots import haiclue as haiclue_bot
 from tertulia.bots import pitacor as pitacor_bot
@@ -20,8 +21,6 @@ from tertulia.bots.play import play
 from tertulia.games import haiclue, pitacor
 from tertulia.games.haiclue import decks
 from tertulia.games.pitacor.state import Phase
-
-from bot_helpers import players
 
 
 @pytest.mark.parametrize("bot", [pitacor_bot, haiclue_bot])

@@ -47,7 +47,9 @@ def things() -> tuple[Thing, ...]:
             continue
         fields = line.split("\t")
         if len(fields) != 2 + len(LANGUAGES):
-            raise ValueError(f"colour_things.tsv line {number}: expected {2 + len(LANGUAGES)} fields")
+            raise ValueError(
+                f"colour_things.tsv line {number}: expected {2 + len(LANGUAGES)} fields"
+            )
         kind, hex_colour, *cells = fields
         names = {
             lang: tuple(n for n in cell.split("|") if n and n != "-")
@@ -92,7 +94,9 @@ def mean_lab(labs: list[Lab], weights: list[float] | None = None) -> Lab:
     """The weighted average colour (OKLab is close enough to linear for blending)."""
     weights = weights or [1.0] * len(labs)
     total = sum(weights)
-    return tuple(sum(w * lab[i] for w, lab in zip(weights, labs, strict=True)) / total for i in range(3))  # type: ignore[return-value]
+    return tuple(
+        sum(w * lab[i] for w, lab in zip(weights, labs, strict=True)) / total for i in range(3)
+    )  # type: ignore[return-value]
 
 
 def distance(a: Lab, b: Lab) -> float:

@@ -30,8 +30,8 @@ from . import meaning
 from .base import Level
 
 MAX_TILES = 3  # longer rows blur: each extra tile pulls the clue towards its own meaning
-RERANK = 8
-ABSOLUTE = 0.5  # weight of a row's own similarity to the word, against its margin  # rows encoded as written after the quick score
+RERANK = 8  # rows encoded as written after the quick score
+ABSOLUTE = 0.5  # weight of a row's own similarity to the word, against its margin
 _BEGINNER_WEAKER = 0.5  # how often a beginner settles for a weaker clue
 _BEGINNER_TEMPERATURE = 0.04  # cosine units: a beginner hesitates between close words
 
@@ -79,9 +79,7 @@ def build_clue(view: dict[str, Any], level: Level, rng: random.Random) -> list[s
     quick = _margins(sums @ target_vectors.T, card)
     best = np.argsort(-quick)[:RERANK]
     # Each row in the order a person would lay it: the tile nearest the word first.
-    written = [
-        sorted(rows[i], key=lambda tile: -float(tile_scores[tile, card])) for i in best
-    ]
+    written = [sorted(rows[i], key=lambda tile: -float(tile_scores[tile, card])) for i in best]
     texts = [" ".join(rack[t] for t in row) for row in written]
     exact = _margins(encoder.encode(texts) @ target_vectors.T, card)
     order = list(np.argsort(-exact))

@@ -42,7 +42,7 @@ def _model_colour(clue: str) -> Lab | None:
     encoder = meaning.encoder()
     if encoder is None:
         return None
-    names, labs, vectors = _name_vectors(encoder)
+    _, labs, vectors = _name_vectors(encoder)
     import numpy as np
 
     similarity = vectors @ encoder.encode([clue])[0]
