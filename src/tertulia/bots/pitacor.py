@@ -29,8 +29,8 @@ from .pitacor_reading import clue_colour
 
 # Beginner mistakes: how blurred its colours are (OKLab units; a board step is ~0.04 in
 # lightness and ~0.03 in hue at mid chroma), and how often it settles for less.
-_BEGINNER_NOISE = 0.035
-_BEGINNER_SECOND_BEST = 0.35
+_BEGINNER_NOISE = 0.05
+_BEGINNER_SECOND_BEST = 0.5
 _BEGINNER_RANDOM_TARGET = 0.4
 _PAIR_POOL = 14  # second clue: two-word blends are tried among this many nearest words
 
