@@ -1,0 +1,161 @@
+"""Colours for the Pitacor bots: the lexicon of coloured things, and the board in OKLab.
+
+The lexicon (``data/colour_things.tsv``, see ``data/README.md``) lists things — fruit,
+nature, materials, food — with the colour most people picture, named in the four room
+languages. Colours are compared in OKLab, the perceptual space the board itself is built in
+(``games/pitacor/board.py``), so "nearest colour" means what a person would call nearest.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+
+import msgspec
+from coloraide import Color
+
+from tertulia.games.pitacor import static_data
+from tertulia.text.normalize import fold
+
+from .base import LANGUAGES
+
+Lab = tuple[float, float, float]
+_NEAREST_CACHE = 50_000  # colours whose nearest cell is remembered, per board
+
+
+class Thing(msgspec.Struct, frozen=True):
+    """One coloured thing: its colour and its names per language (main name first)."""
+
+    kind: str  # fruit, nature, material, food
+    hex: str
+    lab: Lab
+    names: dict[str, tuple[str, ...]]
+
+
+def to_lab(hex_colour: str) -> Lab:
+    lab = Color(hex_colour).convert("oklab")
+    return (float(lab["lightness"]), float(lab["a"]), float(lab["b"]))
+
+
+@cache
+def things() -> tuple[Thing, ...]:
+    """Every thing of the lexicon, in file order."""
+    text = (files(__package__) / "data" / "colour_things.tsv").read_text("utf-8")
+    found: list[Thing] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 2 + len(LANGUAGES):
+            raise ValueError(
+                f"colour_things.tsv line {number}: expected {2 + len(LANGUAGES)} fields"
+            )
+        kind, hex_colour, *cells = fields
+        names = {
+            lang: tuple(n for n in cell.split("|") if n and n != "-")
+            for lang, cell in zip(LANGUAGES, cells, strict=True)
+        }
+        found.append(Thing(kind, hex_colour, to_lab(hex_colour), names))
+    return tuple(found)
+
+
+@cache
+def index() -> dict[str, tuple[Thing, ...]]:
+    """Folded name → the things it names, in every language (a clue's language is unknown:
+    "mango" is the same fruit in four of them, "pera" in two)."""
+    table: dict[str, list[Thing]] = {}
+    for thing in things():
+        for names in thing.names.values():
+            for name in names:
+                bucket = table.setdefault(fold(name), [])
+                if thing not in bucket:
+                    bucket.append(thing)
+    return {name: tuple(bucket) for name, bucket in table.items()}
+
+
+def lookup(word: str) -> tuple[Thing, ...]:
+    """The things a clue word names: exactly, or as a plural of a listed name."""
+    folded = fold(word)
+    table = index()
+    if folded in table:
+        return table[folded]
+    # Plurals people write ("cherries", "limones", "truskawki"), tried in this order.
+    for suffix, replacement in (
+        ("ies", "y"), ("es", ""), ("s", ""), ("y", ""), ("i", ""), ("y", "a"), ("i", "a"),
+    ):  # fmt: skip
+        if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
+            stem = folded[: -len(suffix)] + replacement
+            if stem in table:
+                return table[stem]
+    return ()
+
+
+def mean_lab(labs: list[Lab], weights: list[float] | None = None) -> Lab:
+    """The weighted average colour (OKLab is close enough to linear for blending)."""
+    weights = weights or [1.0] * len(labs)
+    total = sum(weights)
+    return tuple(
+        sum(w * lab[i] for w, lab in zip(weights, labs, strict=True)) / total for i in range(3)
+    )  # type: ignore[return-value]
+
+
+def distance(a: Lab, b: Lab) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
+
+
+class BoardColours:
+    """A board as the bots see it: every cell's coordinate and OKLab colour."""
+
+    def __init__(self, board_id: str) -> None:
+        board = static_data()["boards"][board_id]
+        self.cols: int = board["cols"]
+        self.rows: int = board["rows"]
+        self.labs: list[Lab] = [to_lab(h) for h in board["cells"]]
+        self._nearest: dict[Lab, int] = {}
+
+    def name(self, index: int) -> str:
+        row, col = divmod(index, self.cols)
+        return f"{chr(ord('A') + row)}{col + 1}"
+
+    def index_of(self, cell: str) -> int:
+        row = ord(cell[0].upper()) - ord("A")
+        return row * self.cols + int(cell[1:]) - 1
+
+    def rings(self, a: int, b: int) -> int:
+        """Chebyshev distance, as the rules score: "Diagonals count as neighbours"."""
+        ra, ca = divmod(a, self.cols)
+        rb, cb = divmod(b, self.cols)
+        return max(abs(ra - rb), abs(ca - cb))
+
+    def nearest(self, lab: Lab) -> int:
+        """The cell whose colour is nearest ``lab`` (remembered: the lexicon's colours come
+        back at every decision)."""
+        found = self._nearest.get(lab)
+        if found is None:
+            lightness, a, b = lab
+            best = float("inf")
+            for index, (x, y, z) in enumerate(self.labs):
+                d = (x - lightness) ** 2 + (y - a) ** 2 + (z - b) ** 2
+                if d < best:
+                    best, found = d, index
+            if len(self._nearest) < _NEAREST_CACHE:
+                self._nearest[lab] = found
+        return found  # type: ignore[return-value]
+
+    def nearest_free(self, wanted: int, taken: set[int]) -> int:
+        """``wanted`` if free, else the closest free cell ("One cell, one marker"), ties
+        broken by colour so the marker stays on the clue's side of the taken cell."""
+        if wanted not in taken:
+            return wanted
+        return self.nearest_free_cells(wanted, taken, 1)[0]
+
+    def nearest_free_cells(self, wanted: int, taken: set[int], count: int) -> list[int]:
+        """The ``count`` free cells closest to ``wanted``, closest first."""
+        free = [i for i in range(len(self.labs)) if i not in taken]
+        free.sort(key=lambda i: (self.rings(i, wanted), distance(self.labs[i], self.labs[wanted])))
+        return free[:count]
+
+
+@cache
+def board(board_id: str) -> BoardColours:
+    return BoardColours(board_id)
