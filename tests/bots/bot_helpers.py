@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tertulia.bots import meaning
 from tertulia.games.base import Player
 
@@ -14,6 +12,8 @@ def players(count: int) -> list[Player]:
     return [Player(f"p{i + 1}", NAMES[i]) for i in range(count)]
 
 
-needs_model = pytest.mark.skipif(
-    not meaning.available(), reason="needs the optional 'bots' extra (the sentence encoder)"
-)
+def needs_model(test):
+    """Marks a test that uses the sentence encoder. The ``test`` extra installs it, so a
+    missing model fails these tests (a skipped test has not passed)."""
+    assert meaning.available(), "the 'bots' extra (the sentence encoder) is not installed"
+    return test
