@@ -77,6 +77,16 @@ def expected_scores() -> list[int]:
     return total
 
 
+# Does every option's text fit the select's box (its width less its padding)?
+FITS = """el => {
+    const cs = getComputedStyle(el);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return [...el.options].every((o) => ctx.measureText(o.text).width <= room);
+}"""
+
+
 def make_drawing(page, seat: int, round_no: int) -> None:
     colour, size = PENS[seat]
     pick(page, colour=colour, size=size)
@@ -115,7 +125,9 @@ def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, arti
             expect(results.locator(".pn-result")).to_have_count(3)
             for title in TITLES[r - 1]:
                 expect(results.locator(".pn-result-title", has_text=title)).to_have_count(1)
-            expect(results).to_be_in_viewport()
+            # Not scrolled off the top on a laptop (issue 19): heading and OK in sight.
+            expect(results.locator("#pn-round-results-title")).to_be_in_viewport(ratio=1)
+            expect(results.locator("#pn-round-results-close")).to_be_in_viewport(ratio=1)
             if r == 1:
                 pages[0].screenshot(
                     path=artifacts / "pinto-round-results-1280x800.png", full_page=True
@@ -238,6 +250,14 @@ def test_a_phone_draws_with_a_finger_without_the_page_scrolling(browser, server,
         assert no_horizontal_scroll(phone)
         phone.screenshot(path=artifacts / "pinto-phone-title-360x640.png")
         write_title(phone, "lighthouse")
+        # "No letters, numbers or symbols" stands above the paper, readable (issue 19).
+        rule = phone.locator("#pn-rule")
+        expect(rule).to_be_visible()
+        assert rule.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") >= 14
+        assert (
+            rule.bounding_box()["y"] + rule.bounding_box()["height"]
+            <= (phone.locator("#pn-pad").bounding_box()["y"])
+        )
         pad = phone.locator("#pn-pad")
         assert pad.evaluate("el => getComputedStyle(el).touchAction") == "none"
         pick(phone, colour="blue", size=20)
@@ -320,6 +340,11 @@ def test_the_host_writes_custom_categories_one_per_line(player):
     expect(bo.locator("[data-field=custom_categories] dt")).to_have_text(
         "Your own categories (the blank cards)"
     )
+    # The judging style's choices fit their dropdown (issue 19: the text was cut off); what
+    # each means is the hint beside it.
+    matching = ana.locator("#setting-matching")
+    assert matching.evaluate(FITS), "a judging choice is cut off in its dropdown"
+    expect(ana.locator("#setting-matching-hint")).to_contain_text("synonyms")
 
 
 def test_drawing_time_up_the_reading_still_being_typed_counts(player):

@@ -13,7 +13,7 @@ import { createOwnWork } from "./pinto/create.js";
 import { createGallery } from "./pinto/gallery.js";
 import { createFinal, createPlayers, createRoundResults } from "./pinto/scores.js";
 import { createShow } from "./pinto/show.js";
-import { clockText, keepBlobs, keepFocus, names, nicknameOf, waitingToAccept } from "./pinto/util.js";
+import { clockText, keepBlobs, keepFocus, names, nicknameOf, showTop, waitingToAccept } from "./pinto/util.js";
 
 // The line at the top, as tables: (view, push, me) → [i18n key, params]. What this seat has to
 // do now (view.you.to_do) comes first; with nothing to do, what the phase is waiting for. The
@@ -72,6 +72,7 @@ export function mount(element, ctx) {
   let deadline = null;
   let lastTodo = null;
   let lastStep = null; // round|phase: a new one brings the screen's top into view on a phone
+  let lastStage = null; // round|ended: a new one brings it into view on a laptop too
   const titlesByRound = new Map(); // round -> {artist: title}, kept for the round's results
   const ticker = setInterval(tick, 250);
 
@@ -165,9 +166,13 @@ export function mount(element, ctx) {
       status(view, roomStatus);
       if (view.you && typeof view.you.may_chat === "boolean") ctx.setChatAllowed(view.you.may_chat);
       // A new round (its results and the title box on top), the next drawing judged, the end.
+      // A new round or the end: its results on top, on every screen size.
       const step = `${view.round}|${root.dataset.phase}|${root.dataset.artist}`;
-      if (lastStep !== null && step !== lastStep) bringIntoView(root);
+      const stage = `${view.round}|${root.dataset.phase === "ended"}`;
+      if (lastStep !== null && stage !== lastStage) showTop(root);
+      else if (lastStep !== null && step !== lastStep) bringIntoView(root);
       lastStep = step;
+      lastStage = stage;
     },
     unmount() {
       clearInterval(ticker);

@@ -84,6 +84,21 @@ export function mayVote(view, d, me) {
 }
 
 /**
+ * Bring `el`'s top into sight just under the sticky status bar, at any width. (dom.js's
+ * bringIntoView leaves wide screens alone; but a laptop player who scrolled down to accept
+ * the last drawing's marks met round 2 with its results scrolled off the top.)
+ */
+export function showTop(el) {
+  if (!el || el.hidden || !el.isConnected) return;
+  const bar = document.getElementById("status-bar");
+  const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  const top = el.getBoundingClientRect().top;
+  if (top >= barBottom && top < window.innerHeight * 0.5) return; // already in sight
+  const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  el.scrollIntoView({ block: "start", behavior: reduce ? "auto" : "smooth" });
+}
+
+/**
  * Run `fn` (which rebuilds part of `root`) and give the focus back to the element with the
  * same data-focus key.
  */
