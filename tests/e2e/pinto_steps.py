@@ -186,10 +186,35 @@ def finish_with_blanks(page: Page) -> None:
     dialog.locator("button[value=yes]").click()
 
 
-def flip(page: Page, seat: str, right: bool) -> None:
+def dispute(page: Page, seat: str) -> None:
+    """Dispute the mark on ``seat``'s interpretation of the drawing being judged."""
     row = page.locator(f"#pn-interps li[data-seat='{seat}']")
-    row.locator(".pn-judge-right" if right else ".pn-judge-wrong").click()
-    expect()(row).to_have_class(re.compile(r"\bright\b" if right else r"\bwrong\b"))
+    row.locator(".pn-dispute").click()
+    expect()(row).to_have_attribute("data-dispute", re.compile("open|decided"))
+
+
+def vote(page: Page, seat: str, right: bool) -> None:
+    """Vote on the disputed mark of ``seat``'s interpretation."""
+    row = page.locator(f"#pn-interps li[data-seat='{seat}']")
+    expect()(screen(page)).to_have_attribute("data-todo", "vote")
+    row.locator(".pn-vote-right" if right else ".pn-vote-wrong").click()
+    expect()(row.locator(".pn-vote-buttons")).to_be_hidden()
+
+
+def accept_marks(page: Page) -> None:
+    """ "The marks are fair": this player has nothing (more) to dispute. The last one to
+    accept sees the next drawing (or the round's end) instead."""
+    judged = screen(page).get_attribute("data-judged")
+    page.locator("#pn-accept").click()
+    page.wait_for_function(
+        """judged => {
+            const button = document.getElementById('pn-accept');
+            const root = document.getElementById('pinto');
+            return !button || button.hidden || button.closest('[hidden]') !== null
+                || root.dataset.judged !== judged || root.dataset.phase !== 'judge';
+        }""",
+        arg=judged,
+    )
 
 
 def status(page: Page) -> str:

@@ -3,7 +3,8 @@
 Three players draw with real pointer events, interpret, judge and finish a 3-round game to
 the final scores (which must be the rulebook's); a phone draws with a finger without the page
 scrolling and keeps its drawing over a reload; a title that uses the category's name is
-refused with its reason shown next to the title box.
+refused with its reason shown next to the title box; a phone and a laptop dispute marks and
+vote on them, and every round is still there after a reload at the end.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import pytest
 from e2e_actions import LAPTOP, create_room, join_room, no_horizontal_scroll
 from pinto_steps import (
     ZIGZAG,
+    accept_marks,
     category,
+    dispute,
     draw,
     finish_with_blanks,
-    flip,
     inked_pixels,
     interpret,
     my_id,
@@ -28,6 +30,7 @@ from pinto_steps import (
     screen,
     start_pinto,
     touch_draw,
+    vote,
     wait_for,
     write_title,
 )
@@ -46,7 +49,7 @@ GUESSES = [
     {0: {1: "R", 2: "B"}, 1: {0: "R", 2: "R"}, 2: {0: "W", 1: "W"}},
 ]
 # With these, Ana and Bo end on 6 points each; Bo's best round (3) beats Ana's (2).
-# In round 2 the artist of seat 1 flips seat 0's wrong guess to right before confirming.
+# In round 2 the artist of seat 1 disputes seat 0's wrong guess, and seat 2 votes it right.
 FLIPS = {1: {1: {0: True}}}
 PENS = [("red", 10), ("blue", 20), ("green", 5)]
 
@@ -72,6 +75,16 @@ def expected_scores() -> list[int]:
             for seat, points in rulebook_points(artist, right).items():
                 total[seat] += points
     return total
+
+
+# Does every option's text fit the select's box (its width less its padding)?
+FITS = """el => {
+    const cs = getComputedStyle(el);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return [...el.options].every((o) => ctx.measureText(o.text).width <= room);
+}"""
 
 
 def make_drawing(page, seat: int, round_no: int) -> None:
@@ -102,10 +115,19 @@ def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, arti
         for page in pages:
             wait_for(page, phase="create", round=round_no, todo="write_title")
         if r:
-            # The round's results wait on top until dismissed.
+            # The round's results wait on top until dismissed, titles and all, and a reload
+            # (a fresh view) keeps them.
+            if r == 1:
+                pages[0].reload()
+                wait_for(pages[0], phase="create", round=round_no, todo="write_title")
             results = pages[0].locator("#pn-round-results")
             expect(results).to_contain_text(f"Round {r} results")
             expect(results.locator(".pn-result")).to_have_count(3)
+            for title in TITLES[r - 1]:
+                expect(results.locator(".pn-result-title", has_text=title)).to_have_count(1)
+            # Not scrolled off the top on a laptop (issue 19): heading and OK in sight.
+            expect(results.locator("#pn-round-results-title")).to_be_in_viewport(ratio=1)
+            expect(results.locator("#pn-round-results-close")).to_be_in_viewport(ratio=1)
             if r == 1:
                 pages[0].screenshot(
                     path=artifacts / "pinto-round-results-1280x800.png", full_page=True
@@ -156,18 +178,17 @@ def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, arti
             if blanks:
                 finish_with_blanks(page)
 
-        # Phase C: one drawing at a time; the artist confirms, the others watch.
+        # Phase C: one drawing at a time; a disputed mark is voted on, everyone accepts.
         for k in range(3):
             wait_for(pages[0], phase="judge", round=round_no, judged=k)
             artist = screen(pages[0]).get_attribute("data-artist")
             seat = seat_of[artist]
             artist_page = pages[seat]
-            wait_for(artist_page, phase="judge", todo="judge", judged=k)
+            wait_for(artist_page, phase="judge", todo="check_marks", judged=k)
             watcher = pages[(seat + 1) % 3]
             expect(watcher.locator("#pn-show-title-text")).to_have_text(titles[seat])
             expect(watcher.locator("#pn-interps li")).to_have_count(2)
-            expect(watcher.locator("#pn-confirm")).to_be_hidden()
-            expect(watcher.locator("#pn-show-wait")).to_contain_text("Waiting for")
+            expect(watcher.locator("#pn-accept")).to_be_visible()
             for g, guesses in GUESSES[r].items():
                 if g == seat:
                     continue
@@ -175,10 +196,11 @@ def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, arti
                 reason = {"R": "same words", "W": "different", "B": "blank"}[guesses[seat]]
                 expect(row.locator(".pn-reason")).to_have_text(reason)
             for g, right in FLIPS.get(r, {}).get(seat, {}).items():
-                flip(artist_page, ids[g], right)
+                dispute(artist_page, ids[g])
+                vote(pages[3 - seat - g], ids[g], right)  # the one who is neither
                 expect(
                     watcher.locator(f"#pn-interps li[data-seat='{ids[g]}'] .pn-reason")
-                ).to_have_text("the artist's call")
+                ).to_have_text("the table's vote")
             if r == 0 and k == 0:
                 artist_page.wait_for_timeout(2500)  # the show: guesses, title, marks, one by one
                 artist_page.screenshot(
@@ -187,7 +209,8 @@ def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, arti
                 watcher.screenshot(
                     path=artifacts / "pinto-show-watcher-1280x800.png", full_page=True
                 )
-            artist_page.locator("#pn-confirm").click()
+            for page in pages:
+                accept_marks(page)
             if k < 2:
                 wait_for(pages[0], phase="judge", judged=k + 1)
                 expect(pages[0].locator("#pn-latest")).to_be_visible()
@@ -205,6 +228,14 @@ def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, arti
     expect(final.locator("#pn-tie-notes")).to_contain_text("Bo, Ana tied on 6 points")
     expect(final.locator("#pn-tie-notes")).to_contain_text("(Bo 3, Ana 2)")
     expect(final.locator("#pn-final-table tbody tr")).to_have_count(3)
+    # Every round is on the final screen, also after a reload.
+    pages[1].reload()
+    final = pages[1].locator("#pn-final")
+    expect(final.locator(".pn-past-round")).to_have_count(3)
+    for r, titles in enumerate(TITLES):
+        past = final.locator(f".pn-past-round[data-round='{r + 1}']")
+        for title in titles:
+            expect(past.locator(".pn-result-title", has_text=title)).to_have_count(1)
     pages[1].wait_for_timeout(400)
     pages[1].screenshot(path=artifacts / "pinto-final-1280x800.png", full_page=True)
 
@@ -219,6 +250,14 @@ def test_a_phone_draws_with_a_finger_without_the_page_scrolling(browser, server,
         assert no_horizontal_scroll(phone)
         phone.screenshot(path=artifacts / "pinto-phone-title-360x640.png")
         write_title(phone, "lighthouse")
+        # "No letters, numbers or symbols" stands above the paper, readable (issue 19).
+        rule = phone.locator("#pn-rule")
+        expect(rule).to_be_visible()
+        assert rule.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") >= 14
+        assert (
+            rule.bounding_box()["y"] + rule.bounding_box()["height"]
+            <= (phone.locator("#pn-pad").bounding_box()["y"])
+        )
         pad = phone.locator("#pn-pad")
         assert pad.evaluate("el => getComputedStyle(el).touchAction") == "none"
         pick(phone, colour="blue", size=20)
@@ -301,6 +340,11 @@ def test_the_host_writes_custom_categories_one_per_line(player):
     expect(bo.locator("[data-field=custom_categories] dt")).to_have_text(
         "Your own categories (the blank cards)"
     )
+    # The judging style's choices fit their dropdown (issue 19: the text was cut off); what
+    # each means is the hint beside it.
+    matching = ana.locator("#setting-matching")
+    assert matching.evaluate(FITS), "a judging choice is cut off in its dropdown"
+    expect(ana.locator("#setting-matching-hint")).to_contain_text("synonyms")
 
 
 def test_drawing_time_up_the_reading_still_being_typed_counts(player):
@@ -360,3 +404,74 @@ def test_judging_time_up_the_marks_stand_and_the_next_artist_follows(player):
     expect(row(ids[0])).to_have_text("1")  # one right, one wrong: the artist +1
     expect(row(ids[1])).to_have_text("1")  # and the one who was right +1
     expect(row(ids[2])).to_have_text("0")
+
+
+def test_a_disputed_mark_is_decided_by_a_vote_on_a_phone_and_a_laptop(
+    browser, server, player, artifacts
+):
+    """ "the automatic mark stands unless disputed; any player may dispute a mark; a dispute
+    is decided by a quick vote of the players who are neither the artist nor that
+    interpreter" — Pia disputes on a phone (360×640), Cy votes on a laptop, then Ana disputes
+    and Pia votes on the phone."""
+    errors: list[str] = []
+    phone, _cdp = open_touch_phone(browser, server.url, errors)
+    try:
+        ana, cy = player(viewport=LAPTOP), player(viewport=LAPTOP)
+        pages = [ana, phone, cy]
+        start_pinto(
+            pages, ["Ana", "Pia", "Cy"], settings={"rounds": 1, "first_artist": "first_seat"}
+        )
+        ids = [my_id(page) for page in pages]
+        for page, title in zip(pages, ("lighthouse", "umbrella", "volcano"), strict=True):
+            wait_for(page, phase="create", todo="write_title")
+            write_title(page, title)
+            draw(page)
+            reveal(page)
+        interpret(phone, ids[0], "tall tower")  # marked wrong by the server
+        interpret(cy, ids[0], "lighthouse")  # marked right
+        for page in pages:
+            finish_with_blanks(page)
+        for page in pages:
+            wait_for(page, phase="judge", judged=0, todo="check_marks")
+        assert screen(ana).get_attribute("data-artist") == ids[0]
+        pia_row = lambda page: page.locator(f"#pn-interps li[data-seat='{ids[1]}']")  # noqa: E731
+        cy_row = lambda page: page.locator(f"#pn-interps li[data-seat='{ids[2]}']")  # noqa: E731
+        expect(pia_row(cy).locator(".pn-reason")).to_have_text("different")
+
+        # Pia disputes her own mark on the phone; Cy, neither artist nor Pia, votes.
+        dispute(phone, ids[1])
+        expect(pia_row(phone).locator(".pn-vote-buttons")).to_be_hidden()  # she doesn't vote
+        expect(pia_row(ana).locator(".pn-vote-buttons")).to_be_hidden()  # nor the artist
+        expect(cy.locator("#pn-clock")).to_be_visible()
+        expect(cy.locator(".pn-clock-label")).to_have_text("Time to vote")
+        cy.screenshot(path=artifacts / "pinto-vote-laptop-1280x800.png", full_page=True)
+        vote(cy, ids[1], True)
+        expect(pia_row(phone).locator(".pn-reason")).to_have_text("the table's vote")
+        expect(pia_row(phone)).to_have_class(re.compile(r"\bright\b"))
+        expect(pia_row(ana).locator(".pn-debate-text")).to_contain_text("the vote changed the mark")
+
+        # Ana (the artist) disputes Cy's right guess; Pia votes on the phone; a 1-0 majority.
+        dispute(ana, ids[2])
+        wait_for(phone, phase="judge", todo="vote")
+        buttons = cy_row(phone).locator(".pn-vote-buttons button")
+        cy_row(phone).scroll_into_view_if_needed()
+        for i in range(2):
+            box = buttons.nth(i).bounding_box()
+            assert box and box["height"] >= 44 and box["x"] + box["width"] <= 360, box
+        assert no_horizontal_scroll(phone)
+        phone.screenshot(path=artifacts / "pinto-vote-phone-360x640.png")
+        vote(phone, ids[2], False)
+        expect(cy_row(cy)).to_have_class(re.compile(r"\bwrong\b"))
+        expect(cy_row(cy).locator(".pn-reason")).to_have_text("the table's vote")
+
+        # Nothing more to dispute: once all three accept, the drawing is scored.
+        for page in pages:
+            accept_marks(page)
+        wait_for(cy, phase="judge", judged=1)
+        score = lambda seat: cy.locator(f"#pn-players li[data-player='{seat}'] .score")  # noqa: E731
+        expect(score(ids[0])).to_have_text("1")  # Pia right, Cy wrong: Ana and Pia +1
+        expect(score(ids[1])).to_have_text("1")
+        expect(score(ids[2])).to_have_text("0")
+    finally:
+        phone.context.close()
+    assert not errors, errors

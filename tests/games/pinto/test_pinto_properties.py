@@ -15,13 +15,16 @@ from tertulia.games import base
 from tertulia.games.base import RuleError, Timeout
 from tertulia.games.pinto import rules
 from tertulia.games.pinto.state import (
+    AcceptMarks,
     ConfirmMarks,
+    DisputeMark,
     FlagDrawing,
     Interpret,
     Judge,
     Phase,
     RevealDrawing,
     SetTitle,
+    VoteMark,
 )
 from tertulia.games.pinto.views import view, views_changed_by
 
@@ -82,13 +85,15 @@ def test_random_games_score_by_the_formula_keep_secrets_and_replay(count, seed, 
                 action = Interpret(other, data.draw(st.sampled_from(WORDS)), draft=draft)
         else:
             judgement = rules.current(match.state)
-            seat = judgement.artist if judgement and kind < 9 else seat
-            if judgement and kind % 2 and judgement.order:
-                action = Judge(
-                    data.draw(st.sampled_from(judgement.order)), data.draw(st.booleans())
-                )
+            marked = data.draw(st.sampled_from(judgement.order)) if judgement else "p1"
+            if kind in (2, 3):
+                action = DisputeMark(marked)
+            elif kind in (4, 5, 6):
+                action = VoteMark(marked, data.draw(st.booleans()))
+            elif kind == 7:  # from before fair marks: always refused now
+                action = data.draw(st.sampled_from([Judge(marked, True), ConfirmMarks()]))
             else:
-                action = ConfirmMarks()
+                action = AcceptMarks()
         before = base.clone(match.state)
         seen_before = {s: view(before, s) for s in [p.id for p in before.players] + [None]}
         try:

@@ -120,7 +120,7 @@ def test_in_clockwise_order_each_opponent_reads_and_every_artist_is_judged_in_tu
     match.create({p: f"t{i}" for i, p in enumerate(match.ids)}, {})
     assert match.state.artists == ["p1", "p2", "p3", "p4"]
     assert rules.current(match.state).order == ["p2", "p3", "p4"]
-    match.act("p1", ConfirmMarks())
+    match.accept_all()
     assert rules.current(match.state).order == ["p3", "p4", "p1"]
 
 
@@ -131,10 +131,10 @@ def test_lucas_guessed_anas_drawing_right_three_guessed_wrong_both_gain_3():
     titles = {p: f"thing{i}" for i, p in enumerate(match.ids)}
     titles["p2"] = "sunflower"
     match.create(titles, {("p1", "p2"): "sunflower", ("p3", "p2"): "daisy"})
-    match.act("p1", ConfirmMarks())  # Lucas's own drawing: nobody right, Lucas −1
+    match.accept_all()  # Lucas's own drawing: nobody right, Lucas −1
     judgement = rules.current(match.state)
     assert judgement.artist == "p2"
-    match.act("p2", ConfirmMarks())
+    match.accept_all()
     assert judgement.artist == "p2" and match.state.judgements[1].points == {"p2": 3, "p1": 3}
 
 
@@ -142,14 +142,14 @@ def test_everyone_guessed_lucas_drawing_right_everyone_else_gains_1():
     match = Match(4, first_artist="first_seat")
     readings = {(r, "p1"): "rocket" for r in ("p2", "p3", "p4")}
     match.create({"p1": "rocket", "p2": "a", "p3": "b", "p4": "c"}, readings)
-    match.act("p1", ConfirmMarks())
+    match.accept_all()
     assert match.state.judgements[0].points == {"p2": 1, "p3": 1, "p4": 1}
 
 
 def test_no_one_guessed_nicos_drawing_nico_loses_1():
     match = Match(4, first_artist="first_seat")
     match.create({"p1": "comet", "p2": "a", "p3": "b", "p4": "c"}, {("p2", "p1"): "star"})
-    match.act("p1", ConfirmMarks())
+    match.accept_all()
     assert match.state.judgements[0].points == {"p1": -1}
     assert match.score("p1") == -1
 
@@ -173,24 +173,40 @@ def test_perfect_match_variant():
     assert marks["p2"].right and not marks["p3"].right
 
 
-def test_the_artist_confirms_or_flips_each_mark_before_scoring():
+def test_a_log_saved_before_fair_marks_replays_the_artists_flips_as_before():
+    """Fold semantics never change under an existing log: an old log's ``judge`` (the artist
+    flips a mark) and ``confirm_marks`` fold as they did when the room replays it."""
     match = Match(4, first_artist="first_seat")
     match.create({"p1": "comet", "p2": "a", "p3": "b", "p4": "c"}, {("p2", "p1"): "shooting star"})
-    match.act("p1", Judge("p2", True))  # the artist accepts "shooting star"
-    match.act("p1", ConfirmMarks())
+    match.act("p1", Judge("p2", True), replaying=True)  # the artist accepted "shooting star"
+    assert rules.current(match.state).marks["p2"].reason == "artist"
+    match.act("p1", ConfirmMarks(), replaying=True)
     assert match.state.judgements[0].points == {"p1": 2, "p2": 2}
+    assert match.replay() == match.state
 
 
-def test_only_the_artist_judges_unless_the_artist_is_gone_then_the_host():
+def test_in_a_log_saved_before_fair_marks_only_the_artist_judged_unless_gone_then_the_host():
     match = Match(4, first_artist="first_seat", host="p3")
     match.create({"p1": "comet", "p2": "a", "p3": "b", "p4": "c"}, {})
     for seat in ("p2", "p3"):
         with pytest.raises(RuleError) as error:
-            match.act(seat, ConfirmMarks())
+            match.act(seat, ConfirmMarks(), replaying=True)
         assert error.value.code == "judge.not_artist"
     match.act(None, base.Drop("p1"))
-    match.act("p3", ConfirmMarks())  # the host decides for the absent artist
+    match.act("p3", ConfirmMarks(), replaying=True)  # the host decided for the absent artist
     assert rules.current(match.state).artist == "p2"
+
+
+@pytest.mark.parametrize("action", [Judge("p2", True), ConfirmMarks()])
+def test_the_artist_alone_no_longer_decides_a_mark(action):
+    """ "an artist can mark a wrong answer right or a right one wrong to gain points": a new
+    ``judge`` or ``confirm_marks`` is refused, and changes nothing."""
+    match = Match(4, first_artist="first_seat")
+    match.create({"p1": "comet", "p2": "a", "p3": "b", "p4": "c"}, {("p2", "p1"): "star"})
+    before = base.clone(match.state)
+    with pytest.raises(RuleError) as error:
+        match.act("p1", action)
+    assert error.value.code == "judge.by_the_table" and match.state == before
 
 
 def test_judging_time_up_the_marks_stand():

@@ -20,8 +20,8 @@ from .views import blobs, view, views_changed_by
 
 ORDER = 3
 
-# Every code Pintó's rules refuse with beyond the platform's (``rules.py``, ``drawing.py``);
-# the client words each as ``games.pinto.errors.<code>``.
+# Every code Pintó's rules refuse with beyond the platform's (``rules.py``, ``marks.py``,
+# ``drawing.py``); the client words each as ``games.pinto.errors.<code>``.
 ERRORS = (
     "title.empty",
     "title.too_long",
@@ -44,6 +44,10 @@ ERRORS = (
     "flag.own",
     "judge.unknown_seat",
     "judge.not_artist",
+    "judge.by_the_table",
+    "dispute.already",
+    "vote.no_dispute",
+    "vote.not_voter",
     "seat.next_round",
 )
 

@@ -4,12 +4,14 @@ a copy of the state, so a refused action changes nothing)."""
 
 from __future__ import annotations
 
+import msgspec
+
 from ...text.normalize import tidy
 from .. import base
 from ..base import Event, set_clock
 from . import categories, judging
 from .settings import FirstArtist, Matching
-from .state import Clock, Judgement, Phase, State, Work
+from .state import Clock, Judgement, PastRound, Phase, State, Work
 from .state import Player as Seat
 
 # Fixed facts of the game.
@@ -153,12 +155,35 @@ def end_round(state: State, now: float, events: list[Event]) -> None:
     for player in state.players:
         player.round_scores.append(gained[player.id])
     state.history.append(state.judgements)
+    state.past.append(past_round(state))
     events.append(Event("round.ended", {"round": state.round, "points": gained}))
     if state.round >= state.settings.rounds:
         end_match(state, "rounds_played", events)
         return
     state.round += 1
     begin_round(state, now, events)
+
+
+def past_round(state: State) -> PastRound:
+    """This round as every view may show it from now on: the titles and interpretations of
+    the drawings that were judged (all shown at their judging), and every revealed drawing."""
+    judged = [j.artist for j in state.judgements]
+    return PastRound(
+        round=state.round,
+        category=state.category,
+        titles={a: state.works[a].title or "" for a in judged},
+        interpretations={
+            j.artist: {r: state.works[r].interpretations.get(j.artist, "") for r in j.order}
+            for j in state.judgements
+        },
+        drawings={
+            a: msgspec.msgpack.encode(w.drawing)
+            for a, w in state.works.items()
+            if w.drawing is not None
+        },
+        void=[a for a, w in state.works.items() if w.void],
+        judgements=list(state.judgements),
+    )
 
 
 def end_match(state: State, reason: str, events: list[Event]) -> None:

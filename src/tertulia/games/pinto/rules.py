@@ -3,9 +3,9 @@
 Each round: the category is revealed; then every player, at their own pace, writes a secret
 title, draws it, reveals the drawing and interprets every other revealed drawing (CREATE).
 When everybody has finished, the drawings are judged one artist at a time, clockwise (JUDGE):
-the interpretations and the title are shown, the server pre-marks each interpretation, the
-artist confirms or flips the marks, and the drawing is scored. Online choices are explained
-in ``docs/games/pinto.md``.
+the interpretations and the title are shown, the server marks each interpretation, any
+player may dispute a mark and the others vote on it ("the table agrees", ``marks.py``), and
+the drawing is scored. Online choices are explained in ``docs/games/pinto.md``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ...text.normalize import tidy
 from ...text.profanity import is_profane
 from .. import base
 from ..base import Event, Player, Rng, RuleError, deadline, outcome
-from . import judging
+from . import judging, marks
 from .drawing import check_drawing
 from .flow import (
     MAX_PLAYERS,
@@ -29,22 +29,24 @@ from .flow import (
     finish_creating_if_done,
     is_done,
     next_artist,
-    present,
     ranking,
     score_current,
 )
 from .settings import Settings
 from .state import (
+    AcceptMarks,
+    Clock,
     ConfirmMarks,
+    DisputeMark,
     FlagDrawing,
     Interpret,
     Judge,
-    Judgement,
     Phase,
     RevealDrawing,
     SetTitle,
     State,
     VoidDrawing,
+    VoteMark,
     Work,
 )
 from .state import Player as Seat
@@ -71,7 +73,9 @@ __all__ = [  # what views, the room and the tests use from here
 
 PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
     Phase.CREATE: frozenset({SetTitle, RevealDrawing, Interpret, FlagDrawing, VoidDrawing}),
-    Phase.JUDGE: frozenset({Judge, ConfirmMarks, FlagDrawing, VoidDrawing}),
+    Phase.JUDGE: frozenset(
+        {Judge, ConfirmMarks, DisputeMark, VoteMark, AcceptMarks, FlagDrawing, VoidDrawing}
+    ),
     Phase.ENDED: frozenset(),
 }
 
@@ -196,36 +200,14 @@ def _revealed_work(state: State, artist: str) -> Work:
     return work
 
 
-def judge(state: State, seat: str, action: Judge, now: float, events) -> None:
-    """The artist confirms or flips the server's mark on one interpretation."""
-    judgement = _require_judge(state, seat)
-    if action.seat not in judgement.marks:
-        raise RuleError("judge.unknown_seat", "No such interpretation.")
-    judgement.marks[action.seat] = judging.Mark(action.right, "artist")
-
-
-def confirm_marks(state: State, seat: str, action: ConfirmMarks, now: float, events) -> None:
-    _require_judge(state, seat)
-    score_current(state, now, events)
-
-
-def _require_judge(state: State, seat: str) -> Judgement:
-    """The artist judges; "the host decides if the artist is gone"."""
-    judgement = current(state)
-    if judgement is None:
-        raise RuleError(base.WRONG_PHASE, "Nothing is being judged.")
-    artist_here = present(state, judgement.artist)
-    if seat != judgement.artist and not (seat == state.host and not artist_here):
-        raise RuleError("judge.not_artist", "The artist judges the interpretations.")
-    return judgement
-
-
 def timeout(state: State, seat: None, action: base.Timeout, now: float, events) -> None:
     """Drawing time is up: on to judging (drawings not revealed are out of this round).
-    Judging time is up: the marks stand as they are."""
+    A vote's time is up: decided by the votes cast. Judging time is up: the marks stand."""
     events.append(Event("clock.expired", {"clock": state.clock.value}))
     if state.phase is Phase.CREATE:
         begin_judging(state, now, events)
+    elif state.clock is Clock.VOTING:
+        marks.timeout_vote(state, now, events)
     elif state.phase is Phase.JUDGE:
         score_current(state, now, events)
 
@@ -243,8 +225,10 @@ def join(state: State, seat: None, action: base.Join, now: float, events) -> Non
 
 
 def drop(state: State, seat: None, action: base.Drop, now: float, events) -> None:
+    """Nobody waits for a player who is away: not phase B, not a vote, not the marks."""
     SEATS.drop(state, action, events)
     finish_creating_if_done(state, now, events)
+    marks.settle(state, now, events)
 
 
 def return_(state: State, seat: None, action: base.Return, now: float, events) -> None:
@@ -255,10 +239,12 @@ def leave(state: State, seat: None, action: base.Leave, now: float, events) -> N
     """Fewer than three left: the match ends (``SEATS.leave``); else nobody waits for them."""
     if SEATS.leave(state, action, events) is not None:
         finish_creating_if_done(state, now, events)
+        marks.settle(state, now, events)
 
 
 def host(state: State, seat: None, action: base.Host, now: float, events) -> None:
     state.host = action.player
+    marks.settle(state, now, events)
 
 
 def _my_work(state: State, seat: str) -> Work:
@@ -279,8 +265,11 @@ _HANDLERS: dict[type, base.Handler] = {
     Interpret: interpret,
     FlagDrawing: flag_drawing,
     VoidDrawing: void_drawing,
-    Judge: judge,
-    ConfirmMarks: confirm_marks,
+    Judge: marks.judge,
+    ConfirmMarks: marks.confirm_marks,
+    DisputeMark: marks.dispute_mark,
+    VoteMark: marks.vote_mark,
+    AcceptMarks: marks.accept_marks,
     base.Timeout: timeout,
     base.Join: join,
     base.Drop: drop,
@@ -290,5 +279,6 @@ _HANDLERS: dict[type, base.Handler] = {
 }
 
 # "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py);
-# a replayed title (judge_text=False) is not judged for profanity again.
-apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, SEATS, judging={SetTitle})
+# a replayed title (judge_text=False) is not judged for profanity again, and a replayed
+# artist's mark of before fair marks folds as it did (a new one is refused: ``marks.py``).
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, SEATS, judging={SetTitle, Judge, ConfirmMarks})

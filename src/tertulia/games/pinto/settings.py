@@ -62,7 +62,13 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     first_artist: Annotated[FirstArtist, setting("random", label=_label("first_artist"))] = (
         FirstArtist.RANDOM
     )
-    # How long the artist has to confirm the marks before the server's marks stand.
+    # How long the table has to look at a drawing's marks and dispute one before the marks
+    # stand (a vote pauses it). 0 = until everyone here has accepted the marks.
     judging_seconds: Annotated[
         int, setting(90, label=_label("judging_seconds"), ge=0, le=600, advanced=True)
     ] = 90
+    # How long a vote on a disputed mark lasts: always a clock, so an absent voter never
+    # holds the table ("a quick vote"); a vote not cast in time keeps the automatic mark.
+    vote_seconds: Annotated[
+        int, setting(30, label=_label("vote_seconds"), ge=10, le=120, advanced=True)
+    ] = 30

@@ -21,7 +21,8 @@ class Phase(enum.Enum):
 class Clock(enum.Enum):
     NONE = "none"
     DRAWING = "drawing"
-    JUDGING = "judging"
+    JUDGING = "judging"  # looking at the marks; a dispute pauses it
+    VOTING = "voting"  # a disputed mark is being voted on
 
 
 # ---------------------------------------------------------------------------- actions
@@ -63,14 +64,37 @@ class VoidDrawing(Action, tag="void_drawing"):
 
 
 class Judge(Action, tag="judge"):
-    """The artist (or the host, if the artist is gone) sets one interpretation's mark."""
+    """Before fair marks: the artist (or the host, if the artist is gone) set one
+    interpretation's mark. Kept so that logs saved before fair marks replay as they did;
+    a new one is refused (``marks.py``)."""
 
     seat: str
     right: bool
 
 
 class ConfirmMarks(Action, tag="confirm_marks"):
-    """The marks are final: score this drawing."""
+    """Before fair marks: the artist's "the marks are final: score this drawing". Replayed
+    from old logs only, like ``Judge``."""
+
+
+class DisputeMark(Action, tag="dispute_mark"):
+    """ "The table agrees", online: any player says the automatic mark on ``seat``'s
+    interpretation is wrong, and the players who are neither the artist nor ``seat`` vote."""
+
+    seat: str
+
+
+class VoteMark(Action, tag="vote_mark"):
+    """One vote on a disputed mark: is ``seat``'s interpretation right? (The host's vote is
+    the decision when nobody else can vote.)"""
+
+    seat: str
+    right: bool
+
+
+class AcceptMarks(Action, tag="accept_marks"):
+    """ "I have nothing to dispute": once everyone here has said so and no vote is open, the
+    drawing is scored without waiting for the clock."""
 
 
 PintoAction = (
@@ -81,6 +105,9 @@ PintoAction = (
     | VoidDrawing
     | Judge
     | ConfirmMarks
+    | DisputeMark
+    | VoteMark
+    | AcceptMarks
     | SystemAction
 )
 
@@ -103,6 +130,17 @@ class Work(msgspec.Struct):
     void: bool = False
 
 
+class Dispute(msgspec.Struct):
+    """A disputed mark and its vote."""
+
+    seat: str  # whose interpretation's mark
+    by: str  # who disputed it
+    voters: list[str]  # who may vote: neither the artist nor ``seat``; [] → the host decides
+    votes: dict[str, bool] = {}  # voter → right?
+    decided: bool = False
+    right: bool | None = None  # the mark the vote gave (None until decided)
+
+
 class Judgement(msgspec.Struct):
     """The interpretation phase for one artist: the marks, pre-set by the server."""
 
@@ -111,6 +149,24 @@ class Judgement(msgspec.Struct):
     marks: dict[str, Mark]
     points: dict[str, int] = {}
     done: bool = False
+    disputes: list[Dispute] = []  # at most one per mark
+    accepted: list[str] = []  # who said they have nothing to dispute
+    review_left: float | None = None  # judging time left when a vote paused it (None: no limit)
+
+
+class PastRound(msgspec.Struct):
+    """A round that is over, kept whole so every view can show it again (a reload, the end
+    of the match). Everything here was revealed at its judging."""
+
+    round: int
+    category: str
+    titles: dict[str, str]  # artist → title, for every drawing that was judged
+    interpretations: dict[str, dict[str, str]]  # artist → reader → text ("" blank)
+    # artist → the revealed drawing's strokes, msgpack-encoded: the state is copied at every
+    # action, and bytes are copied whole where a match's worth of strokes would be walked.
+    drawings: dict[str, bytes]
+    void: list[str]  # artists whose drawing was voided
+    judgements: list[Judgement]
 
 
 class State(msgspec.Struct):
@@ -130,6 +186,7 @@ class State(msgspec.Struct):
     judging: int = 0  # index into artists
     judgements: list[Judgement] = []  # this round's, in order
     history: list[list[Judgement]] = []
+    past: list[PastRound] = []  # every round that is over, first first
     clock: Clock = Clock.NONE
     deadline: float | None = None
     end_reason: str = ""

@@ -5,6 +5,10 @@
   device: the server never has a drawing before it is revealed).
 - Interpretations of a drawing are seen only when it is judged (each author sees their own,
   and their drafts).
+- Every round that is over stays whole in every view (``past_rounds``: titles, interpretations,
+  marks, points, drawings), all of it revealed at its judging: a reload keeps it, and the end
+  of the match can show every round.
+- A disputed mark's vote shows who has voted, not how, until it is decided.
 """
 
 from __future__ import annotations
@@ -12,9 +16,14 @@ from __future__ import annotations
 from collections.abc import Set
 from typing import Any
 
+import msgspec
+
 from .. import base
+from .drawing import Stroke
+from .flow import present
+from .marks import participants
 from .rules import NAME, current, find, is_done, may_chat
-from .state import Interpret, Judgement, Phase, PintoAction, State
+from .state import Dispute, Interpret, Judgement, PastRound, Phase, PintoAction, State
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
@@ -40,9 +49,8 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "judging": _judgement(state, current(state)) if current(state) else None,
         "judged": [_judgement(state, j) for j in state.judgements if j.done],
         "titles": {a: state.works[a].title for a in judged},
-        "last_round": [_judgement(state, j, round_over=True) for j in state.history[-1]]
-        if state.history
-        else [],
+        "last_round": _past(state, state.past[-1])["judged"] if state.past else [],
+        "past_rounds": [_past(state, past) for past in state.past],
         "host": state.host,
         "clock": state.clock.value,
         "deadline": state.deadline,
@@ -72,11 +80,41 @@ def blobs(state: State, seat: str | None, known: Set[str] = frozenset()) -> dict
     for artist, work in state.works.items():
         if work.drawing is not None and (key := _blob_key(state, artist)) not in known:
             fresh[key] = [_stroke(s) for s in work.drawing]
+    for past in state.past:  # a past round's drawings: a reload (a new connection) gets them
+        for artist, encoded in past.drawings.items():
+            if (key := _blob_key(state, artist, past.round)) not in known:
+                strokes = _strokes_decoder.decode(encoded)
+                fresh[key] = [_stroke(s) for s in strokes]
     return fresh
 
 
-def _blob_key(state: State, artist: str) -> str:
-    return f"drawing:{state.round}:{artist}"
+_strokes_decoder = msgspec.msgpack.Decoder(list[Stroke])
+
+
+def _blob_key(state: State, artist: str, round_: int | None = None) -> str:
+    return f"drawing:{round_ if round_ is not None else state.round}:{artist}"
+
+
+def _past(state: State, past: PastRound) -> dict[str, Any]:
+    """A round that is over: everything in it was revealed when it was judged."""
+    return {
+        "round": past.round,
+        "category": past.category,
+        "drawings": {
+            artist: {"blob": _blob_key(state, artist, past.round), "void": artist in past.void}
+            for artist in past.drawings
+        },
+        "judged": [
+            _judgement(
+                state,
+                j,
+                title=past.titles.get(j.artist),
+                interpretations=past.interpretations.get(j.artist, {}),
+            )
+            for j in past.judgements
+            if j.done
+        ],
+    }
 
 
 def _player(state: State, seat: str) -> dict[str, Any]:
@@ -99,23 +137,51 @@ def _stroke(stroke) -> dict[str, Any]:
     return {"colour": stroke.colour, "size": stroke.size, "points": stroke.points}
 
 
-def _judgement(state: State, judgement: Judgement, round_over: bool = False) -> dict[str, Any]:
-    works = state.works if not round_over else {}
-    title = works[judgement.artist].title if judgement.artist in works else None
+def _judgement(
+    state: State,
+    judgement: Judgement,
+    *,
+    title: str | None = None,
+    interpretations: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """One drawing being judged or judged (this round's from its works; a past round's from
+    what it kept)."""
+    if interpretations is None:
+        works = state.works
+        title = works[judgement.artist].title if judgement.artist in works else None
+        interpretations = {
+            seat: works[seat].interpretations.get(judgement.artist, "")
+            for seat in judgement.order
+            if seat in works
+        }
     return {
         "artist": judgement.artist,
         "title": title,
         "order": list(judgement.order),
-        "interpretations": {
-            seat: works[seat].interpretations.get(judgement.artist, "")
-            for seat in judgement.order
-            if seat in works
-        },
+        "interpretations": dict(interpretations),
         "marks": {
             seat: {"right": m.right, "reason": m.reason} for seat, m in judgement.marks.items()
         },
         "points": dict(judgement.points),
         "done": judgement.done,
+        "disputes": [_dispute(state, d) for d in judgement.disputes],
+        "accepted": list(judgement.accepted),
+    }
+
+
+def _dispute(state: State, dispute: Dispute) -> dict[str, Any]:
+    """Who may vote and who has; how they voted only once it is decided."""
+    votes = list(dispute.votes.values())
+    return {
+        "seat": dispute.seat,
+        "by": dispute.by,
+        "voters": list(dispute.voters),
+        "host_decides": not dispute.voters,
+        "voted": list(dispute.votes),
+        "decided": dispute.decided,
+        "right": dispute.right,
+        "yes": sum(votes) if dispute.decided else None,
+        "no": len(votes) - sum(votes) if dispute.decided else None,
     }
 
 
@@ -132,10 +198,24 @@ def _you(state: State, seat: str | None, playing: bool) -> dict[str, Any]:
         elif not is_done(state, seat):
             to_do = "interpret"
     elif state.phase is Phase.JUDGE:
-        judgement = current(state)
-        if judgement is not None and judgement.artist == seat:
-            to_do = "judge"
+        to_do = _judging_to_do(state, seat)
     return base.you(seat, "player", may_chat(state, seat), to_do)
+
+
+def _judging_to_do(state: State, seat: str) -> str | None:
+    """ "vote": a disputed mark waits for this seat's vote; "check_marks": this seat has not
+    yet accepted the marks (or disputed what it disagrees with)."""
+    judgement = current(state)
+    if judgement is None or seat not in participants(state, judgement):
+        return None
+    for dispute in judgement.disputes:
+        if dispute.decided or seat in dispute.votes:
+            continue
+        if seat in dispute.voters or (not dispute.voters and seat == state.host):
+            return "vote"
+    if seat not in judgement.accepted and present(state, seat):
+        return "check_marks"
+    return None
 
 
 def views_changed_by(seat: str | None, action: PintoAction) -> frozenset[str] | None:

@@ -13,7 +13,7 @@ import { createOwnWork } from "./pinto/create.js";
 import { createGallery } from "./pinto/gallery.js";
 import { createFinal, createPlayers, createRoundResults } from "./pinto/scores.js";
 import { createShow } from "./pinto/show.js";
-import { clockText, judgeOf, keepBlobs, keepFocus, names, nicknameOf } from "./pinto/util.js";
+import { clockText, keepBlobs, keepFocus, names, nicknameOf, showTop, waitingToAccept } from "./pinto/util.js";
 
 // The line at the top, as tables: (view, push, me) → [i18n key, params]. What this seat has to
 // do now (view.you.to_do) comes first; with nothing to do, what the phase is waiting for. The
@@ -25,7 +25,11 @@ const TO_DO_STATUS = {
     const mine = view.players?.find((p) => p.id === me)?.progress;
     return ["game.pinto.to_do.interpret", { done: mine?.interpreted ?? 0, of: mine?.of ?? 0 }];
   },
-  judge: () => ["game.pinto.to_do.judge"],
+  check_marks: (view, push, me) => [view.judging?.artist === me ? "game.pinto.to_do.check_own_marks" : "game.pinto.to_do.check_marks"],
+  vote: (view, push, me) => {
+    const d = (view.judging?.disputes || []).find((x) => !x.decided && !x.voted.includes(me));
+    return [d?.host_decides ? "game.pinto.to_do.vote_host" : "game.pinto.to_do.vote", { name: nicknameOf(push, d?.seat) }];
+  },
 };
 
 const PHASE_STATUS = {
@@ -33,11 +37,12 @@ const PHASE_STATUS = {
     const waiting = (view.players || []).filter((p) => p.progress && !p.progress.done && !p.left && p.online !== false && p.id !== me).map((p) => p.id);
     return waiting.length ? ["game.pinto.status.waiting_for", { names: names(push, waiting), count: waiting.length }] : ["game.pinto.status.wrapping_up"];
   },
-  judge: (view, push, me) => {
+  judge: (view, push) => {
     if (!view.judging) return ["game.status.playing"];
-    const judge = judgeOf(view);
-    const key = judge === me ? "game.pinto.to_do.judge_for" : judge === view.judging.artist ? "game.pinto.status.artist_judging" : "game.pinto.status.host_judging";
-    return [key, { name: nicknameOf(push, view.judging.artist), host: nicknameOf(push, judge) }];
+    const open = (view.judging.disputes || []).find((d) => !d.decided);
+    if (open) return ["game.pinto.status.voting", { name: nicknameOf(push, open.seat) }];
+    const waiting = waitingToAccept(view);
+    return waiting.length ? ["game.pinto.status.checking_marks", { names: names(push, waiting), count: waiting.length }] : ["game.status.playing"];
   },
 };
 
@@ -67,6 +72,7 @@ export function mount(element, ctx) {
   let deadline = null;
   let lastTodo = null;
   let lastStep = null; // round|phase: a new one brings the screen's top into view on a phone
+  let lastStage = null; // round|ended: a new one brings it into view on a laptop too
   const titlesByRound = new Map(); // round -> {artist: title}, kept for the round's results
   const ticker = setInterval(tick, 250);
 
@@ -98,6 +104,7 @@ export function mount(element, ctx) {
     deadline = status === "playing" ? view.deadline ?? null : null;
     if (view.clock === "drawing") tx(clockLabel, "game.pinto.clock.drawing");
     else if (view.clock === "judging") tx(clockLabel, "game.pinto.clock.judging");
+    else if (view.clock === "voting") tx(clockLabel, "game.pinto.clock.voting");
     tick();
   }
 
@@ -159,9 +166,13 @@ export function mount(element, ctx) {
       status(view, roomStatus);
       if (view.you && typeof view.you.may_chat === "boolean") ctx.setChatAllowed(view.you.may_chat);
       // A new round (its results and the title box on top), the next drawing judged, the end.
+      // A new round or the end: its results on top, on every screen size.
       const step = `${view.round}|${root.dataset.phase}|${root.dataset.artist}`;
-      if (lastStep !== null && step !== lastStep) bringIntoView(root);
+      const stage = `${view.round}|${root.dataset.phase === "ended"}`;
+      if (lastStep !== null && stage !== lastStage) showTop(root);
+      else if (lastStep !== null && step !== lastStep) bringIntoView(root);
       lastStep = step;
+      lastStage = stage;
     },
     unmount() {
       clearInterval(ticker);

@@ -116,7 +116,7 @@ export function createPad({ onChange }) {
   const lockText = h("p", { class: "pn-pad-lock-text" });
   const lock = h("div", { class: "pn-pad-lock", hidden: true }, lockText);
   const full = ht("p", { class: "pn-pad-full", hidden: true, role: "status" }, "game.pinto.pad.full");
-  const surface = h("div", { class: "pn-pad-surface" }, canvas, rule, lock);
+  const surface = h("div", { class: "pn-pad-surface" }, canvas, lock);
 
   const swatches = PALETTE.map((value, i) =>
     label(
@@ -148,7 +148,9 @@ export function createPad({ onChange }) {
     h("div", { class: "pn-tool-row" }, sizeGroup, eraserButton),
     h("div", { class: "pn-tool-row" }, undoButton, clearButton),
   );
-  const el = h("div", { class: "pn-pad" }, surface, full, tools);
+  // The rule sits above the paper, not on it: over the drawing it had to fade to be out of
+  // the way, and players did not see it (issue 19).
+  const el = h("div", { class: "pn-pad" }, rule, surface, full, tools);
 
   swatches.forEach((button) =>
     button.addEventListener("click", () => {

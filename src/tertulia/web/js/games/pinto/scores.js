@@ -59,7 +59,29 @@ function progressBar(g) {
   return h("span", { class: "pn-bar", "aria-hidden": "true" }, h("span", { class: "pn-bar-fill", style: `width: ${Math.round((100 * Math.min(done, total)) / total)}%` }));
 }
 
-/** The result of each drawing of a round: thumbnail, title, points. */
+/** Each reading of a judged drawing, with its mark: who said what, right or wrong. */
+function readings(ctx, push, j) {
+  const order = j.order || [];
+  if (!order.length) return null;
+  return h(
+    "ul",
+    { class: "pn-readings" },
+    order.map((seat) => {
+      const text = j.interpretations?.[seat] ?? "";
+      const right = Boolean(j.marks?.[seat]?.right);
+      return h(
+        "li",
+        { class: right ? "right" : "wrong", dataset: { seat } },
+        h("span", { class: "pn-mark-symbol", "aria-hidden": "true" }, right ? "✓" : "✗"),
+        h("span", { class: "name" }, nicknameOf(push, seat)),
+        text ? h("q", {}, text) : ht("span", { class: "muted" }, "game.pinto.show.blank"),
+        ht("span", { class: "visually-hidden" }, right ? "game.pinto.mark.right" : "game.pinto.mark.wrong"),
+      );
+    }),
+  );
+}
+
+/** The result of each drawing of a round: thumbnail, title, points, who said what. */
 function resultList(ctx, push, judgements, titles, blobs, round) {
   return h(
     "ul",
@@ -81,6 +103,7 @@ function resultList(ctx, push, judgements, titles, blobs, round) {
           entries.length
             ? h("span", { class: "pn-result-points" }, entries.map(([seat, p]) => `${nicknameOf(push, seat)} ${signed(p)}`).join(" · "))
             : ht("span", { class: "hint" }, "game.pinto.show.no_points"),
+          readings(ctx, push, j),
         ),
       );
     }),
@@ -156,7 +179,7 @@ export function createFinal(ctx) {
     const ranking = view.ranking;
     el.hidden = !(push.room.status === "ended" || view.phase === "ended") || !Array.isArray(ranking);
     if (el.hidden) return;
-    const sig = JSON.stringify([ranking, view.round]);
+    const sig = JSON.stringify([ranking, view.round, (view.past_rounds || []).length, blobs.size]);
     if (sig === signature) return;
     signature = sig;
     const rounds = Math.max(0, ...(view.players || []).map((p) => (p.round_scores || []).length));
@@ -202,8 +225,15 @@ export function createFinal(ctx) {
       ),
       ht("p", { class: "hint pn-tiebreak-rule" }, "game.pinto.final.rule"),
       notes.length ? h("ul", { class: "pn-tie-notes", id: "pn-tie-notes" }, notes) : null,
-      (view.judged || []).length ? ht("h3", {}, "game.pinto.final.last_round") : null,
-      (view.judged || []).length ? resultList(ctx, push, view.judged, view.titles, blobs, view.round) : null,
+      (view.past_rounds || []).length ? ht("h3", {}, "game.pinto.final.every_round") : null,
+      (view.past_rounds || []).map((past) =>
+        h(
+          "section",
+          { class: "pn-past-round", dataset: { round: String(past.round) }, "aria-label": ctx.t("game.pinto.final.round_heading", { round: past.round, category: past.category }) },
+          ht("h4", {}, "game.pinto.final.round_heading", { round: past.round, category: past.category }),
+          resultList(ctx, push, past.judged, null, blobs, past.round),
+        ),
+      ),
     );
   }
   return { el, update };

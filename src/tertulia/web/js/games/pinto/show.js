@@ -1,11 +1,14 @@
 // Phase C as a show: one drawing large, the interpretations appearing one by one in clockwise
 // order (each with its author's avatar), then the title, then the server's marks with their
-// reasons. The artist (or the host, if the artist is gone) flips marks and confirms; the
-// others watch. Then the points, and this round's scored drawings so far.
+// reasons. "The table agrees", online: every player of the round may dispute a mark
+// (Dispute), the players who are neither the artist nor that guesser vote on it (Right /
+// Wrong, on the row), and each accepts the marks when they have nothing to dispute; the
+// host's vote decides only when nobody else can vote. Then the points, and this round's
+// scored drawings so far.
 
 import { confirmDialog, h, ht, label, replace, showError, tx } from "../../dom.js";
 import { drawingView } from "./canvas.js";
-import { judgeOf, nicknameOf, previewPoints, signed } from "./util.js";
+import { mayVote, names, nicknameOf, previewPoints, signed, waitingToAccept } from "./util.js";
 
 const STEP_MS = 650; // between two interpretations appearing
 
@@ -37,22 +40,28 @@ export function createShow(ctx) {
         ? h("q", { class: "pn-said" }, text)
         : ht("span", { class: "pn-said blank" }, "game.pinto.show.blank");
       const mark = h("span", { class: "pn-mark" });
-      const right = ht("button", { type: "button", class: "pn-judge-right", dataset: { seat, focus: `right:${seat}` } }, "game.pinto.mark.right");
-      const wrong = ht("button", { type: "button", class: "pn-judge-wrong", dataset: { seat, focus: `wrong:${seat}` } }, "game.pinto.mark.wrong");
-      label(right, "game.pinto.mark.right_aria", { name });
-      label(wrong, "game.pinto.mark.wrong_aria", { name });
-      right.addEventListener("click", () => mark_(seat, true));
-      wrong.addEventListener("click", () => mark_(seat, false));
-      const judgeButtons = h("div", { class: "pn-judge-buttons", role: "group" }, right, wrong);
+      const dispute = ht("button", { type: "button", class: "ghost pn-dispute", dataset: { seat, focus: `dispute:${seat}` } }, "game.pinto.mark.dispute");
+      label(dispute, "game.pinto.mark.dispute_aria", { name });
+      dispute.addEventListener("click", () => send({ type: "dispute_mark", seat }, dispute));
+      const right = ht("button", { type: "button", class: "pn-vote-right", dataset: { seat, focus: `right:${seat}` } }, "game.pinto.mark.right");
+      const wrong = ht("button", { type: "button", class: "pn-vote-wrong", dataset: { seat, focus: `wrong:${seat}` } }, "game.pinto.mark.wrong");
+      label(right, "game.pinto.vote.right_aria", { name });
+      label(wrong, "game.pinto.vote.wrong_aria", { name });
+      right.addEventListener("click", () => vote(seat, true));
+      wrong.addEventListener("click", () => vote(seat, false));
+      const question = h("span", { class: "pn-vote-question" });
+      const voteButtons = h("div", { class: "pn-vote-buttons", role: "group", "aria-label": ctx.t("game.pinto.vote.group", { name }) }, right, wrong);
+      const debate = h("div", { class: "pn-debate", hidden: true, "aria-live": "polite" }, h("p", { class: "pn-debate-text" }), question, voteButtons);
       const points = h("span", { class: "pn-points" });
       const li = h(
         "li",
         { class: "pn-interp pn-appear", dataset: { seat }, style: `--delay: ${i * STEP_MS}ms` },
         ctx.avatar(seat, name, { size: "sm" }),
         h("div", { class: "pn-interp-body" }, h("span", { class: "name" }, name), said),
-        h("div", { class: "pn-interp-verdict pn-appear", style: `--delay: ${(j.order.length + 1) * STEP_MS}ms` }, mark, judgeButtons, points),
+        h("div", { class: "pn-interp-verdict pn-appear", style: `--delay: ${(j.order.length + 1) * STEP_MS}ms` }, mark, dispute, points),
+        debate,
       );
-      rows.set(seat, { li, mark, right, wrong, judgeButtons, points });
+      rows.set(seat, { li, mark, dispute, right, wrong, question, voteButtons, debate, points });
       list.append(li);
     });
     const titleDelay = j.order.length * STEP_MS;
@@ -64,60 +73,77 @@ export function createShow(ctx) {
       h("strong", { id: "pn-show-title-text" }, j.title ?? "?"),
     );
     const preview = h("p", { class: "pn-preview pn-appear", id: "pn-preview", style: `--delay: ${titleDelay + STEP_MS}ms` });
-    const confirmButton = ht("button", { type: "button", class: "primary big", id: "pn-confirm" }, "game.pinto.show.confirm");
+    const how = ht("p", { class: "hint pn-how", id: "pn-show-how" }, "game.pinto.show.how");
+    const acceptButton = ht("button", { type: "button", class: "primary big", id: "pn-accept" }, "game.pinto.show.accept");
     const error = h("p", { class: "field-error", id: "pn-show-error", hidden: true, role: "alert" });
     const wait = h("p", { class: "pn-wait hint", id: "pn-show-wait" });
     const flagButton = ht("button", { type: "button", class: "ghost pn-flag", id: "pn-show-flag" }, "game.pinto.flag.button");
     const voidButton = ht("button", { type: "button", class: "danger pn-void", id: "pn-show-void" }, "game.pinto.void.button");
-    const footer = h("div", { class: "pn-show-footer pn-appear", style: `--delay: ${titleDelay + STEP_MS}ms` }, preview, confirmButton, wait, error, h("div", { class: "row" }, flagButton, voidButton));
-    confirmButton.addEventListener("click", async () => {
-      showError(error, null);
-      confirmButton.disabled = true;
-      try {
-        await ctx.send({ type: "confirm_marks" });
-      } catch (err) {
-        showError(error, err);
-        confirmButton.disabled = false;
-      }
-    });
+    const footer = h("div", { class: "pn-show-footer pn-appear", style: `--delay: ${titleDelay + STEP_MS}ms` }, preview, how, acceptButton, wait, error, h("div", { class: "row" }, flagButton, voidButton));
+    acceptButton.addEventListener("click", () => send({ type: "accept_marks" }, acceptButton));
     flagButton.addEventListener("click", () => send({ type: "flag_drawing", artist }));
     voidButton.addEventListener("click", async () => {
       if (await confirmDialog("game.pinto.void.confirm", { name: artistName }, "game.pinto.void.button")) send({ type: "void_drawing", artist });
     });
     replace(stage, art, ht("h3", { id: "pn-interps-title", class: "visually-hidden" }, "game.pinto.show.interpretations"), list, title, footer);
-    return { artist, rows, preview, confirmButton, error, wait, flagButton, voidButton };
+    return { artist, rows, preview, acceptButton, error, wait, flagButton, voidButton };
   }
 
-  async function send(action) {
+  async function send(action, button = null) {
+    if (!parts) return;
     showError(parts.error, null);
+    if (button) button.disabled = true;
     try {
       await ctx.send(action);
     } catch (err) {
       showError(parts.error, err);
+      if (button) button.disabled = false;
     }
   }
 
-  async function mark_(seat, right) {
-    if (!parts) return;
-    const row = parts.rows.get(seat);
-    const current = push?.view?.judging?.marks?.[seat];
-    if (current && current.right === right) return;
-    showError(parts.error, null);
+  async function vote(seat, right) {
+    const row = parts?.rows.get(seat);
+    if (!row) return;
     row.right.disabled = row.wrong.disabled = true;
-    try {
-      await ctx.send({ type: "judge", seat, right });
-    } catch (err) {
-      showError(parts.error, err);
-    } finally {
-      row.right.disabled = row.wrong.disabled = false;
+    await send({ type: "vote_mark", seat, right });
+    row.right.disabled = row.wrong.disabled = false;
+  }
+
+  /** A disputed mark's line: who disputed it, who votes and how far, or how it ended. */
+  function paintDebate(view, j, seat, row, d, inRound) {
+    row.debate.hidden = !d;
+    row.li.classList.toggle("disputed", Boolean(d && !d.decided));
+    row.li.dataset.dispute = d ? (d.decided ? "decided" : "open") : "";
+    const name = nicknameOf(push, seat);
+    row.dispute.hidden = Boolean(d) || !inRound || j.done;
+    row.dispute.disabled = false;
+    if (!d) return;
+    const text = row.debate.querySelector(".pn-debate-text");
+    const by = nicknameOf(push, d.by);
+    if (d.decided) {
+      const changed = d.right !== null && j.marks?.[seat]?.reason === (d.host_decides ? "host" : "vote");
+      const key = d.host_decides ? (changed ? "game.pinto.dispute.host_changed" : "game.pinto.dispute.host_kept") : changed ? "game.pinto.dispute.changed" : "game.pinto.dispute.kept";
+      tx(text, key, { name: by, yes: d.yes ?? 0, no: d.no ?? 0, host: nicknameOf(push, view.host) });
+    } else if (d.host_decides) {
+      tx(text, "game.pinto.dispute.host", { name: by, host: nicknameOf(push, view.host) });
+    } else {
+      tx(text, "game.pinto.dispute.voting", { name: by, voters: names(push, d.voters), done: d.voted.length, of: d.voters.length });
+    }
+    const mine = mayVote(view, d, ctx.me);
+    row.voteButtons.hidden = !mine;
+    row.question.hidden = !mine;
+    if (mine) tx(row.question, "game.pinto.vote.question", { name });
+    else if (!d.decided && d.voted.includes(ctx.me)) {
+      row.question.hidden = false;
+      tx(row.question, "game.pinto.vote.cast");
     }
   }
 
   function paintMarks(view) {
     const j = view.judging;
-    const judge = judgeOf(view);
-    const iJudge = judge === ctx.me;
     const preview = previewPoints(j.artist, j.marks);
+    const inRound = view.you?.role === "player" && (j.artist === ctx.me || j.order.includes(ctx.me));
+    const disputes = new Map((j.disputes || []).map((d) => [d.seat, d]));
     for (const [seat, row] of parts.rows) {
       const m = j.marks?.[seat];
       const right = Boolean(m?.right);
@@ -126,23 +152,24 @@ export function createShow(ctx) {
       replace(
         row.mark,
         h("span", { class: "pn-mark-symbol", "aria-hidden": "true" }, right ? "✓" : "✗"),
-        iJudge ? null : ht("span", { class: "pn-mark-word" }, right ? "game.pinto.mark.right" : "game.pinto.mark.wrong"),
+        ht("span", { class: "pn-mark-word" }, right ? "game.pinto.mark.right" : "game.pinto.mark.wrong"),
         m?.reason ? ht("span", { class: "pn-reason" }, `game.pinto.reason.${m.reason}`) : null,
       );
-      row.judgeButtons.hidden = !iJudge;
-      row.right.setAttribute("aria-pressed", String(right));
-      row.wrong.setAttribute("aria-pressed", String(!right));
+      paintDebate(view, j, seat, row, disputes.get(seat), inRound);
       const p = preview.points[seat] ?? 0;
       row.points.textContent = signed(p);
       row.points.classList.toggle("zero", !p);
     }
     const artistPoints = preview.points[j.artist] ?? 0;
     tx(parts.preview, `game.pinto.show.preview.${preview.kind}`, { name: nicknameOf(push, j.artist), points: signed(artistPoints), wrong: preview.wrong });
-    parts.confirmButton.hidden = !iJudge;
-    if (iJudge) parts.confirmButton.disabled = false;
-    const judgeName = nicknameOf(push, judge);
-    if (iJudge) tx(parts.wait, judge === j.artist ? "game.pinto.show.you_judge" : "game.pinto.show.you_judge_for", { name: nicknameOf(push, j.artist) });
-    else tx(parts.wait, judge === j.artist ? "game.pinto.show.waiting_artist" : "game.pinto.show.waiting_host", { name: judgeName, artist: nicknameOf(push, j.artist) });
+    const accepted = (j.accepted || []).includes(ctx.me);
+    parts.acceptButton.hidden = !inRound || accepted;
+    if (!parts.acceptButton.hidden) parts.acceptButton.disabled = false;
+    const open = (j.disputes || []).some((d) => !d.decided);
+    const waiting = waitingToAccept(view);
+    if (open) tx(parts.wait, "game.pinto.show.waiting_vote");
+    else if (waiting.length) tx(parts.wait, accepted ? "game.pinto.show.accepted" : "game.pinto.show.waiting_accept", { names: names(push, waiting), count: waiting.length });
+    else parts.wait.textContent = "";
     const drawing = view.drawings?.[j.artist];
     const playing = view.you?.role === "player";
     const flagged = Boolean(drawing?.flags?.includes(ctx.me));

@@ -1,6 +1,6 @@
 // Pintó's small shared pieces: the blob store, names, the countdown text, the rulebook's
-// scoring formula (for the preview before the artist confirms), and keeping the keyboard
-// focus across a re-render.
+// scoring formula (for the preview while the marks may still be disputed), who judges a
+// drawing and may vote, and keeping the keyboard focus across a re-render.
 
 // ------------------------------------------------------------------ blobs
 //
@@ -61,13 +61,41 @@ export function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
-/** Who may judge now: the artist, or the host when the artist is not here. */
-export function judgeOf(view) {
-  const artist = view?.judging?.artist;
-  if (!artist) return null;
-  const p = view.players?.find((x) => x.id === artist);
-  const here = p && p.online !== false && !p.left;
-  return here ? artist : view.host;
+/** Who takes part in judging the drawing now: its artist and its guessers still playing. */
+export function judgingSeats(view) {
+  const j = view?.judging;
+  if (!j) return [];
+  const left = new Set((view.players || []).filter((p) => p.left).map((p) => p.id));
+  return [j.artist, ...j.order].filter((id) => !left.has(id));
+}
+
+/** Those here who have not accepted the marks yet (the drawing waits for nobody away). */
+export function waitingToAccept(view) {
+  const j = view?.judging;
+  if (!j) return [];
+  const away = new Set((view.players || []).filter((p) => p.online === false).map((p) => p.id));
+  return judgingSeats(view).filter((id) => !away.has(id) && !(j.accepted || []).includes(id));
+}
+
+/** May `me` vote on dispute `d` now? A voter, or the host when nobody else can vote. */
+export function mayVote(view, d, me) {
+  if (!d || d.decided || d.voted.includes(me)) return false;
+  return d.host_decides ? view.host === me : d.voters.includes(me);
+}
+
+/**
+ * Bring `el`'s top into sight just under the sticky status bar, at any width. (dom.js's
+ * bringIntoView leaves wide screens alone; but a laptop player who scrolled down to accept
+ * the last drawing's marks met round 2 with its results scrolled off the top.)
+ */
+export function showTop(el) {
+  if (!el || el.hidden || !el.isConnected) return;
+  const bar = document.getElementById("status-bar");
+  const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  const top = el.getBoundingClientRect().top;
+  if (top >= barBottom && top < window.innerHeight * 0.5) return; // already in sight
+  const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  el.scrollIntoView({ block: "start", behavior: reduce ? "auto" : "smooth" });
 }
 
 /**
