@@ -7,6 +7,8 @@ Each is named after what happens at the table.
 
 from __future__ import annotations
 
+import msgspec
+
 from .. import base
 from ..base import Event, Rng, set_clock
 from .board import CLASSIC, ULTRA_HARD, Board
@@ -174,7 +176,8 @@ def reveal(state: State, now: float, events: list[Event]) -> None:
     ordered = [(seat, rnd.points[seat]) for seat in order] + [(rnd.giver, rnd.points[rnd.giver])]
     scores = {m.id: m.score for m in state.members}
     right_away = settings.end_mode is EndMode.RIGHT_AWAY
-    rnd.awarded, first_across = add_in_order(scores, ordered, settings.goal, right_away)
+    playing = {m.id for m in state.members if not m.left}  # who may still cross the goal
+    rnd.awarded, first_across = add_in_order(scores, ordered, settings.goal, right_away, playing)
     for member in state.members:
         member.score = scores[member.id]
     state.past_targets.append(rnd.target)
@@ -210,6 +213,19 @@ def upcoming_giver(state: State) -> str:
     return state.giver_line[_index_of_next_giver(state)]
 
 
+def who_may_start_next_round(state: State) -> list[str]:
+    """ "the next clue giver may start the next round earlier" (``docs/games/pitacor.md``).
+
+    A reveal with no clock (``reveal_seconds`` 0) ends only when someone moves on: if the
+    next giver is away, anyone still here may, or the match would wait for an absent player
+    for ever. (With a clock the reveal ends by itself, and only the next giver cuts it short.)
+    """
+    giver = upcoming_giver(state)
+    if state.deadline is not None or base.is_here(find_member(state, giver)):
+        return [giver]
+    return [m.id for m in state.members if base.is_here(m)]
+
+
 def cycle_closes(state: State) -> bool:
     """ "until everyone has given clues the same number of times": the round's giver is the
     last one still playing in the clue-giver line."""
@@ -234,8 +250,22 @@ def end_match(
     if state.round not in state.history and state.round.number > 0:
         state.history.append(state.round)
     state.phase = Phase.ENDED
-    ranking = base.rank([(m.id, m.nickname, m.score) for m in state.members], winners)
-    state.winners = base.finish_match(state, reason, ranking, events)
+    state.winners = base.finish_match(state, reason, final_ranking(state, winners), events)
+
+
+def final_ranking(state: State, winners: list[str] | None) -> list[base.Placing]:
+    """The podium: the players still in the match, ranked by score (``winners``, or else the
+    top score, win); then those who left for good, ranked among themselves by the score they
+    left with, never winners. "A player who left for good can win the podium" was issue 17:
+    a player who leaves gives up the match, whatever their score (``docs/games/pitacor.md``)."""
+    playing = [(m.id, m.nickname, m.score) for m in state.members if not m.left]
+    gone = [(m.id, m.nickname, m.score) for m in state.members if m.left]
+    ranking = base.rank(playing, winners)
+    after = len(ranking)
+    return ranking + [
+        msgspec.structs.replace(placing, place=placing.place + after)
+        for placing in base.rank(gone, [])
+    ]
 
 
 def start_clue_clock(state: State, now: float) -> None:

@@ -49,6 +49,7 @@ from .flow import (
     skip_turn,
     upcoming_giver,
     waiting_guessers,
+    who_may_start_next_round,
 )
 from .seats import drop, join, leave, return_
 from .settings import GuessMode, MarkerVisibility, OnTimeout, Settings
@@ -85,6 +86,7 @@ __all__ = [  # what tests, views and the room use from here
     "start",
     "upcoming_giver",
     "waiting_guessers",
+    "who_may_start_next_round",
 ]
 
 # Which player action may be sent in which phase. Room actions (timeouts, joins, drops,
@@ -247,8 +249,9 @@ def _require_free(state: State, cell: str) -> None:
 
 
 def next_round(state: State, seat: str, action: NextRound, now: float, events) -> None:
-    """The next giver may leave the reveal early."""
-    if seat != upcoming_giver(state):
+    """The next giver may leave the reveal early (anyone here, if it has no clock and the next
+    giver is away: ``who_may_start_next_round``)."""
+    if seat not in who_may_start_next_round(state):
         raise RuleError(base.NOT_YOUR_TURN, "The next clue giver starts the next round.")
     finish_round(state, now, events)
 
