@@ -54,7 +54,7 @@ match_settings = st.fixed_dictionaries(
     }
 )
 
-CLUES = ["ocean", "lemon", "deep tide", "red", "12", "sand dune", "forest", "x", "ember glow"]
+CLUES = ["ocean", "lemon", "calm tide", "red", "12", "sand dune", "forest", "x", "ember glow"]
 
 
 def _moves(match: Match, data: st.DataObject) -> tuple[str | None, base.Action]:
