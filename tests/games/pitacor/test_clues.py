@@ -577,8 +577,10 @@ def test_a_clue_replayed_from_a_saved_match_is_not_looked_up_in_the_word_lists()
 
 
 @pytest.mark.parametrize(
-    "word", ["milisegundo", "tenidos", "tensiones", "nilones", "docenił", "dostroje", "redrojo"]
-)
+    "word",
+    ["milisegundo", "tenidos", "tensiones", "nilones", "docenił", "dostroje", "redrojo",
+     "rozpalę", "rozpale"],
+)  # fmt: skip
 def test_real_words_that_read_as_listed_words_run_together_stay_allowed(word: str) -> None:
     """The run-together checks read only listed pieces, but a few real words are spelled so
     (es "tenidos" is not ten + dos): ``homographs.txt`` keeps them allowed."""

@@ -75,7 +75,12 @@ DIRECTIONS: dict[str, Entry] = load(_LEXICON, "directions", LANGUAGES)
 # The first parts of colour words run together (es "roji" in "rojiblanco"): pieces only.
 COMBINING: dict[str, Entry] = load(_LEXICON, "combining", ("es", "pt"))
 # What a colour word run together may be made of: colour, light/dark and combining forms.
-_COLOUR_PIECES = compounds.Pieces([*COLOURS, *LIGHT_DARK_WORDS, *COMBINING])
+# Not pieces: pl "róż" (pink) folds to "roz", the Polish prefix of "rozpalę" (I will kindle)
+# or "rozjaśni" (it will brighten), which are not colour words run together.
+_NOT_PIECES = frozenset({"roz"})
+_COLOUR_PIECES = compounds.Pieces(
+    p for p in [*COLOURS, *LIGHT_DARK_WORDS, *COMBINING] if p not in _NOT_PIECES
+)
 
 
 def _read_homographs() -> frozenset[str]:
