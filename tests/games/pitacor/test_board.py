@@ -89,3 +89,20 @@ def test_distance_counts_diagonals_as_neighbours_and_is_cut_off_by_edges():
     assert CLASSIC.distance("A1", "P30") == 29  # no wrap-around
     ring = [c for c in CLASSIC.cells() if CLASSIC.distance("A1", c) == 1]
     assert sorted(ring) == ["A2", "B1", "B2"]
+
+
+def test_ultra_hard_candidates_relax_to_4_rings_in_a_few_draws_classic_never():
+    """docs: "on the Ultra Hard board (15 × 8) about 5–6 % of draws end at 4 rings"; the
+    classic board keeps 5 rings (issue 17 found the docs claimed 5 rings on both)."""
+    from tertulia.games.base import Rng
+    from tertulia.games.pitacor.board import CLASSIC, ULTRA_HARD
+    from tertulia.games.pitacor.flow import draw_candidates
+
+    def closest(board, seed):
+        cells = draw_candidates(board, Rng.from_seed(seed), set())
+        return min(board.distance(a, b) for i, a in enumerate(cells) for b in cells[i + 1 :])
+
+    seeds = range(600)
+    ultra = [closest(ULTRA_HARD, seed) for seed in seeds]
+    assert min(ultra) == 4 and 0.02 < ultra.count(4) / len(ultra) < 0.10
+    assert min(closest(CLASSIC, seed) for seed in seeds[:200]) == 5

@@ -155,3 +155,80 @@ def test_a_rematch_returns_with_the_same_settings():
     rematch = rules.start(match.state.settings, match.players, 99, match.now)
     assert rematch.settings == match.state.settings
     assert all(m.score == 0 for m in rematch.members) and rematch.phase is Phase.CHOOSE
+
+
+def test_a_player_who_left_for_good_cannot_cross_the_goal_right_away():
+    """Issue 17: "A player who left for good can win the podium." Points they earned before
+    leaving are added, but "the first to cross the goal" is the first still in the match."""
+    match = Match(5, goal=3)
+    target = match.choose()
+    match.clue("ocean")
+    a, b, c, d = match.guessers
+    match.place(a, target)  # 3 points: the goal, in first place of the guessing order
+    match.leave(a)
+    match.place(b, match.near(target, 1))  # 2: short of the goal
+    match.place(c, match.near(target, 6))
+    match.place(d, match.near(target, 6, avoid={match.state.round.markers[-1].cell}))
+    match.pass_clue()  # the giver: 2 hits × 1 × 2 = 4, across
+    assert match.phase is Phase.ENDED
+    assert match.state.winners == [match.giver]
+    assert match.score(a) == 3  # kept on the scoreboard
+    ranking = match.state.outcome.ranking
+    assert ranking[0].seat == match.giver and ranking[0].winner
+    assert ranking[-1].seat == a and not ranking[-1].winner and ranking[-1].place == 5
+
+
+def test_a_departed_players_points_alone_do_not_end_the_match_right_away():
+    """Their reaching the goal is not "someone crossed the goal": the match goes on."""
+    match = Match(5, goal=3)
+    target = match.choose()
+    match.clue("ocean")
+    a, *others = match.guessers
+    match.place(a, target)
+    match.leave(a)
+    match.guess_all(match.around(target, 6, seats=others))
+    match.pass_clue()
+    assert match.phase is Phase.REVEAL and not match.state.goal_reached
+    assert match.score(a) == 3
+
+
+def test_the_podium_lists_players_who_left_after_those_still_in_the_match():
+    """ "the highest score wins" among the players still in the match (End of round); those
+    who left keep their score on the podium, after everyone else, and never win."""
+    match = Match(5, goal=2, end_mode=EndMode.END_OF_ROUND)
+    target = match.choose()
+    match.clue("ocean")
+    a, b, c, d = match.guessers
+    match.place(a, target)
+    match.place(b, match.near(target, 1))
+    match.leave(a)
+    match.place(c, match.near(target, 6))
+    match.place(d, match.near(target, 6, avoid={match.state.round.markers[-1].cell}))
+    match.clue("tide")
+    match.timeout()  # no second markers
+    assert match.phase is Phase.ENDED
+    # a: 3, the top score, but gone; b: 2; the giver: 2 hits (a and b) × 1 = 2; c, d: 0.
+    assert match.score(a) == 3 and match.score(b) == 2 and match.score(match.giver) == 2
+    assert sorted(match.state.winners) == sorted([b, match.giver])
+    ranking = match.state.outcome.ranking
+    assert (ranking[-1].seat, ranking[-1].place, ranking[-1].winner) == (a, 5, False)
+    assert [p.place for p in ranking] == [1, 1, 3, 3, 5]
+
+
+def test_when_too_few_players_remain_a_leaver_with_the_top_score_does_not_win():
+    """ "If fewer than three players remain in the match, it ends at once" (docs): the two
+    still here are on top of the podium, the one who left below them."""
+    match = Match(3, goal=50)
+    target = match.choose()
+    match.clue("ocean")
+    a, b = match.guessers
+    match.place(a, target)
+    match.place(b, match.near(target, 5))
+    match.pass_clue()
+    match.next_round()
+    assert match.score(a) == 3
+    match.leave(a)
+    assert match.phase is Phase.ENDED and match.state.end_reason == "too_few_players"
+    ranking = match.state.outcome.ranking
+    assert [p.seat for p in ranking][-1] == a and not ranking[-1].winner
+    assert a not in match.state.winners and match.state.winners

@@ -8,7 +8,12 @@ Random players do random things, legal or not, in random settings, with the cloc
 - scores only change at reveals, and always equal the sum of what the rounds awarded;
 - a refused action changes nothing;
 - an action that names whose views it can change (``views_changed_by``) leaves every other
-  seat's view, and the spectators', exactly as it was (the room re-sends those unbuilt).
+  seat's view, and the spectators', exactly as it was (the room re-sends those unbuilt);
+- the clue-giver line's current index points at the round's giver, and between two turns of
+  a player every other player who stayed in the match gives exactly once (issue 17: a leave
+  and rejoin skipped someone);
+- a running match never waits for an absent player: with no clock running, someone who is
+  here can move it on (issue 17: an untimed reveal waited for a next giver who had dropped).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from patched_views import PatchedViews
-from pitacor_driver import Match
+from pitacor_driver import CLUE_WORDS, Match
 
 from tertulia.games import base
 from tertulia.games.base import RuleError, Timeout
@@ -49,7 +54,7 @@ match_settings = st.fixed_dictionaries(
     }
 )
 
-CLUES = ["ocean", "lemon", "deep tide", "red", "12", "sand dune", "forest", "x", "ember glow"]
+CLUES = ["ocean", "lemon", "calm tide", "red", "12", "sand dune", "forest", "x", "ember glow"]
 
 
 def _moves(match: Match, data: st.DataObject) -> tuple[str | None, base.Action]:
@@ -91,6 +96,74 @@ def _moves(match: Match, data: st.DataObject) -> tuple[str | None, base.Action]:
     return anyone, Confirm()
 
 
+def _assert_the_line_points_at_the_giver(state) -> None:
+    """ "the line's current index points at the current giver" """
+    if state.phase is not Phase.ENDED:
+        assert state.giver_line[state.giver_index] == state.round.giver
+        assert sorted(state.giver_line) == sorted({m.id for m in state.members})
+
+
+def _assert_everyone_gives_once_per_cycle(
+    state, in_line_since: dict[str, int], away_in: dict[str, set[int]]
+) -> None:
+    """ "The turn goes around everyone": between two turns of X, every Y who was in the line
+    by then and never left meanwhile (nor X) gives exactly once. A dropped player keeps their
+    turns (a skipped turn counts as one); a player who left and came back starts afresh at
+    the end of the line, so the pairs that span their absence say nothing."""
+    rounds = [*state.history]
+    if state.round.number and state.round not in rounds:
+        rounds.append(state.round)
+    givers = [rnd.giver for rnd in rounds]
+    numbers = [rnd.number for rnd in rounds]
+    for start, giver in enumerate(givers):
+        if giver not in givers[start + 1 :]:
+            continue
+        end = givers.index(giver, start + 1)
+        span = set(range(numbers[start], numbers[end] + 1))
+        if away_in.get(giver, set()) & span:
+            continue
+        between = givers[start + 1 : end]
+        for other, since in in_line_since.items():
+            if other != giver and since <= numbers[start] and not away_in.get(other, set()) & span:
+                assert between.count(other) == 1, (giver, other, givers)
+
+
+def _someone_here_can_move_on(state) -> bool:
+    """Whether a player who is here has a move the rules accept that moves the match on."""
+    rnd = state.round
+    board = rules.board_of(state.settings)
+    taken = {m.cell for m in rnd.markers}
+    free = next(cell for cell in board.cells() if cell not in taken)
+    clue = next(c for c in CLUE_WORDS if c not in state.used_clues)
+    tries: list[list[base.Action]] = [
+        [ChooseTarget(0)],
+        [GiveClue(clue)],
+        [PassClue()],
+        [NextRound()],
+        [SelectCell(free), Confirm()],
+    ]
+    for member in state.members:
+        if not base.is_here(member):
+            continue
+        for moves in tries:
+            current = state
+            try:
+                for move in moves:
+                    current, _ = rules.apply(current, member.id, move, 0.0)
+            except RuleError:
+                continue
+            return True
+    return False
+
+
+def _assert_never_stalls(state) -> None:
+    """A running match with no clock either has someone here who can act, or nobody here."""
+    if state.phase is Phase.ENDED or state.deadline is not None:
+        return
+    if any(base.is_here(m) for m in state.members):
+        assert _someone_here_can_move_on(state), (state.phase, state.clock)
+
+
 def _assert_no_secrets(match: Match) -> None:
     state = match.state
     rnd = state.round
@@ -129,6 +202,8 @@ def test_random_matches_keep_every_promise(count, seed, options, data):
     # "applying every patch to the first view gives exactly the full view at every version"
     pictures = PatchedViews(lambda who: view(match.state, who))
     pictures.follow([m.id for m in match.state.members] + ["late1", None])
+    in_line_since = {seat: 1 for seat in match.state.giver_line}
+    away_in: dict[str, set[int]] = {}
     for _ in range(data.draw(st.integers(min_value=20, max_value=120))):
         seat, action = _moves(match, data)
         before = match.state
@@ -151,6 +226,14 @@ def test_random_matches_keep_every_promise(count, seed, options, data):
         if any(match.score(who) != points for who, points in scores_before.items()):
             assert "round.revealed" in kinds  # scores only change at reveals
         _assert_no_secrets(match)
+        state = match.state
+        for member in state.members:
+            in_line_since.setdefault(member.id, state.round.number)
+            if member.left:
+                away_in.setdefault(member.id, set()).add(state.round.number)
+        _assert_the_line_points_at_the_giver(state)
+        _assert_everyone_gives_once_per_cycle(state, in_line_since, away_in)
+        _assert_never_stalls(state)
         for rnd in [*match.state.history, match.state.round]:
             for guesser in rnd.guessers:
                 assert rnd.points.get(guesser, 0) <= exact
@@ -187,3 +270,79 @@ def test_a_simple_match_always_ends_with_a_winner(count, seed):
             match.next_round()
     assert match.phase is Phase.ENDED and match.state.winners
     assert max(match.scores().values()) >= 8
+
+
+def _advance(match: Match) -> None:
+    """The move the phase waits for, by whoever it waits for (or the clock)."""
+    state = match.state
+    if state.deadline is not None and state.clock.value in ("giver_away", "guess"):
+        match.timeout()
+    elif state.phase is Phase.CHOOSE:
+        match.choose()
+    elif state.phase in (Phase.CLUE1, Phase.CLUE2):
+        if state.phase is Phase.CLUE2:
+            match.pass_clue()
+        else:
+            match.clue(match.fresh_clue())
+    elif state.phase in GUESS_PHASES:
+        match.timeout()
+    elif state.phase is Phase.REVEAL:
+        movers = rules.who_may_start_next_round(state)
+        if movers:
+            match.act(movers[0], NextRound())
+        else:
+            match.timeout()
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    count=st.integers(min_value=4, max_value=8),
+    seed=st.integers(min_value=0, max_value=2**32),
+    reveal_seconds=st.sampled_from([0, 15]),
+    clue_seconds=st.sampled_from([0, 90]),
+    data=st.data(),
+)
+def test_the_turn_goes_around_everyone_through_leaves_and_rejoins(
+    count, seed, reveal_seconds, clue_seconds, data
+):
+    """ "The turn goes around everyone in lobby order": players leave, come back, drop and
+    join at any point of a round, and still nobody is skipped or gives twice before the others
+    have given; the index always points at the giver; and nothing ever waits for someone who
+    is not here."""
+    match = Match(
+        count, seed=seed, goal=200, reveal_seconds=reveal_seconds, clue_seconds=clue_seconds
+    )
+    in_line_since = {seat: 1 for seat in match.state.giver_line}
+    away_in: dict[str, set[int]] = {}
+    newcomers = iter(["late1", "late2", "late3"])
+    for _ in range(data.draw(st.integers(min_value=10, max_value=50))):
+        state = match.state
+        members = [m.id for m in state.members]
+        event = data.draw(st.integers(min_value=0, max_value=5))
+        seat = data.draw(st.sampled_from(members))
+        member = rules.find_member(state, seat)
+        playing = sum(1 for m in state.members if not m.left)
+        if event == 0 and not member.left and playing > 3:
+            match.leave(seat)
+        elif event == 1 and member.left and playing < rules.MAX_PLAYERS:
+            match.join(seat, member.nickname)
+        elif event == 2 and member.online and not member.left:
+            match.drop(seat)
+        elif event == 3 and not member.online and not member.left:
+            match.back(seat)
+        elif event == 4 and playing < rules.MAX_PLAYERS:
+            newcomer = next(newcomers, None)
+            if newcomer is not None:
+                match.join(newcomer, newcomer.title())
+        else:
+            _advance(match)
+        state = match.state
+        assert state.phase is not Phase.ENDED
+        for m in state.members:
+            in_line_since.setdefault(m.id, state.round.number)
+            if m.left:
+                away_in.setdefault(m.id, set()).add(state.round.number)
+        _assert_the_line_points_at_the_giver(state)
+        _assert_everyone_gives_once_per_cycle(state, in_line_since, away_in)
+        _assert_never_stalls(state)
+    assert match.replay() == match.state

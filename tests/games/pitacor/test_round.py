@@ -108,7 +108,7 @@ def test_first_clue_is_one_word_then_first_guess():
     match = Match(4)
     match.choose()
     with pytest.raises(RuleError) as error:
-        match.clue("deep ocean")
+        match.clue("calm ocean")
     assert error.value.code == "clue.too_many_words"
     match.clue("ocean")
     assert match.phase is Phase.GUESS1 and match.state.round.clues == ["ocean"]
@@ -121,7 +121,7 @@ def test_second_clue_may_be_one_or_two_words():
     match.guess_all(match.around(target, 3))
     assert match.phase is Phase.CLUE2
     with pytest.raises(RuleError) as error:
-        match.clue("deep calm lagoon")
+        match.clue("still calm lagoon")
     assert error.value.code == "clue.too_many_words"
     match.clue("calm lagoon")
     assert match.phase is Phase.GUESS2 and match.state.round.clues == ["ocean", "calm lagoon"]
@@ -314,18 +314,24 @@ def test_public_rooms_always_filter_profanity_even_if_the_setting_is_off():
     assert rules.clue_rules(private.state).ban_profanity is False
 
 
-def test_a_replayed_clue_is_not_judged_for_profanity_again():
-    """The word lists grow between versions: a clue a public room accepted once stays accepted
-    when the room replays its log (``judge_text=False``); every other clue rule still holds."""
+def test_a_replayed_clue_is_not_judged_by_the_word_lists_again():
+    """The word lists grow between versions: a clue accepted once stays accepted when the room
+    replays its log (``judge_text=False``), for profanity and for the colour, number,
+    light/dark and direction lists alike (issue 17 added ordinals and colour compounds); the
+    rules that depend on the match alone, such as a clue already used, still hold."""
     match = Match(4, public=True)
     match.choose()
     with pytest.raises(RuleError) as refused:
         match.clue("shit")
     assert refused.value.code == "clue.profanity"
     with pytest.raises(RuleError) as refused:
-        rules.apply(match.state, match.giver, GiveClue("red"), match.now, judge_text=False)
+        match.clue("bluegreen")
     assert refused.value.code == "clue.color_name"
-    replayed, _ = rules.apply(
-        match.state, match.giver, GiveClue("shit"), match.now, judge_text=False
-    )
-    assert replayed.phase is Phase.GUESS1 and replayed.round.clues == ["shit"]
+    for saved in ("shit", "bluegreen", "twelfth", "red"):
+        replayed, _ = rules.apply(
+            match.state, match.giver, GiveClue(saved), match.now, judge_text=False
+        )
+        assert replayed.phase is Phase.GUESS1 and replayed.round.clues == [saved]
+    with pytest.raises(RuleError) as refused:
+        rules.apply(match.state, match.giver, GiveClue("K25"), match.now, judge_text=False)
+    assert refused.value.code == "clue.coordinate"

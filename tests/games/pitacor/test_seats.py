@@ -119,3 +119,55 @@ def test_players_may_not_send_room_actions():
     with pytest.raises(RuleError) as error:
         match.act("p1", rules.Leave("p2"))
     assert error.value.code == "action.room_only"
+
+
+def _givers_from_here(match: Match, rounds: int) -> list[str]:
+    """Play ``rounds`` more rounds from the current one; the giver of each, in order."""
+    givers = []
+    for _ in range(rounds):
+        givers.append(match.giver)
+        _finish_round(match)
+        match.next_round()
+    return givers
+
+
+def test_a_leave_and_rejoin_skips_nobodys_turn_as_clue_giver():
+    """Issue 17: "Five players, line p3 p4 p5 p1 p2, p1 giving; p4 leaves and rejoins: the
+    next givers became p4 p3 p5 p1, p2 never gave." "The turn goes around everyone": p2 gives
+    next, and p4, back at the end of the line, after p2."""
+    match = Match(5, seed=6, goal=200)
+    assert match.state.giver_line == ["p3", "p4", "p5", "p1", "p2"]
+    assert _givers_from_here(match, 3) == ["p3", "p4", "p5"]
+    assert match.giver == "p1"
+    match.leave("p4")
+    match.join("p4", "Dario")
+    assert match.state.giver_line == ["p3", "p5", "p1", "p2", "p4"]
+    assert match.state.giver_line[match.state.giver_index] == "p1"  # still the giver
+    assert _givers_from_here(match, 6) == ["p1", "p2", "p4", "p3", "p5", "p1"]
+
+
+def test_a_giver_who_leaves_and_rejoins_during_their_round_keeps_their_place_in_line():
+    """The round's giver left after the first clue and came back while the others guess:
+    they are still this round's giver, and the line goes on from them (nobody is skipped,
+    they do not give twice in a row)."""
+    match = Match(5, seed=6, goal=200)
+    target = match.choose()
+    match.clue(match.fresh_clue())
+    match.leave("p3")
+    match.join("p3", "Carla")
+    assert match.state.giver_line == ["p3", "p4", "p5", "p1", "p2"]
+    match.guess_all(match.around(target, 1))
+    assert match.phase is Phase.CLUE2 and match.giver == "p3"  # asked for the second clue
+    match.pass_clue()
+    match.next_round()
+    assert _givers_from_here(match, 5) == ["p4", "p5", "p1", "p2", "p3"]
+
+
+def test_a_player_who_rejoins_after_their_turn_goes_to_the_end_of_the_line():
+    """ "A player who had left and joins again ... goes to the end of the line" (docs), also
+    when their place was after the current giver: the same line as before this fix."""
+    match = Match(5, seed=6, goal=200)
+    match.leave("p1")
+    match.join("p1", "Ana")
+    assert match.state.giver_line == ["p3", "p4", "p5", "p2", "p1"]
+    assert _givers_from_here(match, 5) == ["p3", "p4", "p5", "p2", "p1"]

@@ -9,6 +9,7 @@ from tertulia.games.base import Extend, RuleError, Timeout
 from tertulia.games.pitacor import rules
 from tertulia.games.pitacor.settings import GuessMode, OnTimeout
 from tertulia.games.pitacor.state import Clock, Phase, SelectCell
+from tertulia.games.pitacor.views import view
 
 
 def test_two_clocks_clues_90_s_and_guesses_45_s_by_default():
@@ -200,3 +201,59 @@ def test_the_reveal_stays_a_while_and_the_next_giver_may_move_on():
     assert error.value.code == "action.not_your_turn"
     match.timeout()
     assert match.phase is Phase.CHOOSE and match.state.round.number == 2
+
+
+def _to_an_untimed_reveal() -> Match:
+    match = Match(4, reveal_seconds=0)
+    target = match.choose()
+    match.clue("ocean")
+    match.guess_all(match.around(target, 2))
+    match.pass_clue()
+    assert match.phase is Phase.REVEAL and rules.deadline(match.state) is None
+    return match
+
+
+def test_reveal_clock_0_and_the_next_giver_dropped_anyone_here_moves_the_match_on():
+    """Issue 17: "Reveal clock 0 + the next giver dropped: nobody can move the match on." A
+    match never waits for an absent player: anyone still here may start the next round, and
+    the absent giver then gets the usual drop wait."""
+    match = _to_an_untimed_reveal()
+    upcoming = rules.upcoming_giver(match.state)
+    others = [m.id for m in match.state.members if m.id != upcoming]
+    assert view(match.state, others[0])["you"]["to_do"] is None  # the giver is here: theirs
+    match.drop(upcoming)
+    assert view(match.state, None)["waiting_for"] == others
+    assert {view(match.state, seat)["you"]["to_do"] for seat in others} == {"next_round"}
+    match.act(others[0], rules.NextRound())
+    assert match.giver == upcoming and match.state.clock is Clock.GIVER_AWAY
+    match.timeout()  # not back in time: "Without the first clue, the turn moves on"
+    assert match.giver != upcoming and match.phase is Phase.CHOOSE
+
+
+def test_with_a_reveal_clock_only_the_next_giver_cuts_it_short_even_when_away():
+    """With a clock the reveal ends by itself, so an absent next giver holds nobody up and the
+    others still cannot cut it short ("a fast player cannot cut the reveal short")."""
+    match = Match(4)
+    target = match.choose()
+    match.clue("ocean")
+    match.guess_all(match.around(target, 2))
+    match.pass_clue()
+    upcoming = rules.upcoming_giver(match.state)
+    match.drop(upcoming)
+    outsider = next(m.id for m in match.state.members if m.id != upcoming)
+    with pytest.raises(RuleError) as error:
+        match.act(outsider, rules.NextRound())
+    assert error.value.code == "action.not_your_turn"
+
+
+def test_an_untimed_reveal_goes_back_to_the_next_giver_when_they_return():
+    match = _to_an_untimed_reveal()
+    upcoming = rules.upcoming_giver(match.state)
+    outsider = next(m.id for m in match.state.members if m.id != upcoming)
+    match.drop(upcoming)
+    match.back(upcoming)
+    with pytest.raises(RuleError) as error:
+        match.act(outsider, rules.NextRound())
+    assert error.value.code == "action.not_your_turn"
+    match.next_round()
+    assert match.giver == upcoming and match.state.clock is Clock.CLUE

@@ -87,7 +87,7 @@ def test_guessers_views_do_not_depend_on_which_candidate_is_the_target():
             if step == "clue":
                 match.clue("ocean")
             elif step == "clue2":
-                match.clue("deep tide")
+                match.clue("calm tide")
             else:
                 cells = ["B2", "C9", "N20", "F30"] if step == "guess" else ["H1", "J5", "L7", "P2"]
                 match.guess_all(dict(zip(match.guessers, cells, strict=True)))

@@ -9,7 +9,14 @@ Matching is by whole words in folded form (``text.normalize.fold``), never by su
 the word lists in ``lexicon/`` spell out every form (reddish, avermelhadas, czerwonego), so
 "credit" or "verdade" can never be caught by "red" or "verde". A hyphenated word is checked
 whole, part by part and with the hyphen removed ("sea-blue", "bl-ue"); a two-word clue is also
-checked run together ("gr een"), so splitting a banned word does not sneak it through.
+checked run together ("gr een"), so splitting a banned word does not sneak it through. A word
+that is listed words run together is read piece by piece (``text.compounds``): number words
+("twentyfive") and colour words with colour or light/dark words ("bluegreen", "lightblue"),
+while a colour word glued to any other word names a thing and stays allowed ("blueberry").
+
+The word lists grow between versions, so a clue replayed from a saved match is not looked up
+in them again (``ClueRules.judge_words``): only the shape, coordinate, nickname and repeat
+rules, which depend on nothing but the match, are checked again.
 
 Order of problems: the clue's shape first (too many words), then each word's shape in the
 order the words appear, then each word's content (numbers, colours, host bans, profanity),
@@ -27,9 +34,9 @@ from typing import Any
 import msgspec
 
 from tertulia.games.base import RuleError
-from tertulia.text import profanity
+from tertulia.text import compounds, profanity
 from tertulia.text.normalize import fold, tidy
-from tertulia.text.numbers import number_word, roman_value
+from tertulia.text.numbers import number_word, roman_value, run_together_number
 from tertulia.text.wordlist import Entry, load
 
 # --------------------------------------------------------------------------- codes
@@ -44,7 +51,7 @@ NUMBER = "clue.number"  # digits, a number word or a Roman numeral
 COORDINATE = "clue.coordinate"  # shaped like a board coordinate: K25, 12h
 ALREADY_USED = "clue.already_used"  # the same clue was given earlier in the match
 LIGHT_DARK = "clue.light_dark"  # light/dark words, when the host bans them
-DIRECTION = "clue.direction"  # up, left, north…, when the host bans them
+DIRECTION = "clue.direction"  # up, left, north, centre, corner…, when the host bans them
 NICKNAME = "clue.nickname"  # a player's nickname or a word of it, when the host bans them
 PROFANITY = "clue.profanity"  # profanity, always in public rooms
 
@@ -65,6 +72,15 @@ _LEXICON = files(__package__) / "lexicon"
 COLOURS: dict[str, Entry] = load(_LEXICON, "colours", LANGUAGES)
 LIGHT_DARK_WORDS: dict[str, Entry] = load(_LEXICON, "light_dark", LANGUAGES)
 DIRECTIONS: dict[str, Entry] = load(_LEXICON, "directions", LANGUAGES)
+# The first parts of colour words run together (es "roji" in "rojiblanco"): pieces only.
+COMBINING: dict[str, Entry] = load(_LEXICON, "combining", ("es", "pt"))
+# What a colour word run together may be made of: colour, light/dark and combining forms.
+# Not pieces: pl "róż" (pink) folds to "roz", the Polish prefix of "rozpalę" (I will kindle)
+# or "rozjaśni" (it will brighten), which are not colour words run together.
+_NOT_PIECES = frozenset({"roz"})
+_COLOUR_PIECES = compounds.Pieces(
+    p for p in [*COLOURS, *LIGHT_DARK_WORDS, *COMBINING] if p not in _NOT_PIECES
+)
 
 
 def _read_homographs() -> frozenset[str]:
@@ -94,6 +110,10 @@ class ClueRules(msgspec.Struct, frozen=True):
     ban_profanity: bool = True  # the engine forces True in public rooms
     nicknames: tuple[str, ...] = ()  # players' nicknames in the match
     used: tuple[str, ...] = ()  # clue_key() of every clue already given in the match
+    # Look the words up in the word lists (numbers, colours, light/dark, directions,
+    # profanity). False for a clue replayed from a saved match: the lists grow between
+    # versions, and a clue accepted once must stay accepted.
+    judge_words: bool = True
 
 
 class ClueProblem(msgspec.Struct, frozen=True):
@@ -203,7 +223,7 @@ def _content_problems(word: str, rules: ClueRules) -> list[ClueProblem]:
         else:
             problems.append(_problem(NUMBER, word, f"'{word}' is a number."))
     problems.extend(_lexicon_problems(word, _lookup_keys(word), rules))
-    if rules.ban_profanity and profanity.is_profane(word):
+    if rules.judge_words and rules.ban_profanity and profanity.is_profane(word):
         message = f"'{word}' is filtered as profanity."
         problems.append(_problem(PROFANITY, word, message))
     return problems
@@ -227,28 +247,69 @@ def _lexicon_problems(
         if unicodedata.normalize("NFC", typed).casefold() in HOMOGRAPHS:
             continue
         extra = {"part": typed} if typed != word else {}
-        if (entry := number_word(folded)) is not None:
-            message = f"'{word}' is a number word."
-            problems.append(_problem(NUMBER, word, message, value=entry.tag, **extra))
+        number = _number_problem(word, folded, extra) if rules.judge_words else None
+        if number is not None:
+            problems.append(number)
         elif (value := roman_value(folded)) is not None:
             message = f"'{word}' is a Roman numeral."
             problems.append(_problem(NUMBER, word, message, value=str(value), **extra))
-        if (entry := COLOURS.get(folded)) is not None:
-            message = f"'{word}' is a form of a colour name ({entry.base})."
-            params = {"colour": entry.tag, "base": entry.base, "lang": entry.lang, **extra}
-            problems.append(_problem(COLOR_NAME, word, message, **params))
-        if rules.ban_light_dark and (entry := LIGHT_DARK_WORDS.get(folded)) is not None:
-            message = f"'{word}' says light or dark, which the host has banned."
-            problems.append(_problem(LIGHT_DARK, word, message, base=entry.base, **extra))
-        if rules.ban_directions and (entry := DIRECTIONS.get(folded)) is not None:
-            message = f"'{word}' is a direction, which the host has banned."
-            problems.append(_problem(DIRECTION, word, message, base=entry.base, **extra))
+        if rules.judge_words:
+            problems.extend(_word_list_problems(word, folded, rules, extra))
         if rules.ban_nicknames:
             nickname = _nickname_words(rules.nicknames).get(folded)
             if nickname is not None:
                 message = f"'{word}' is a player's nickname, which the host has banned."
                 problems.append(_problem(NICKNAME, word, message, nickname=nickname, **extra))
     return problems
+
+
+def _number_problem(word: str, folded: str, extra: dict[str, str]) -> ClueProblem | None:
+    """A number word ("twelve", "twelfth", "duodécimo"), or number words run together
+    ("twentyfive", "treintaicinco"), which point at a column as plainly as "twenty-five"."""
+    if (entry := number_word(folded)) is not None:
+        message = f"'{word}' is a number word."
+        return _problem(NUMBER, word, message, value=entry.tag, **extra)
+    if (entries := run_together_number(folded)) is not None:
+        message = f"'{word}' is number words run together."
+        value = "+".join(e.tag for e in entries)
+        return _problem(NUMBER, word, message, value=value, **extra)
+    return None
+
+
+def _word_list_problems(
+    word: str, folded: str, rules: ClueRules, extra: dict[str, str]
+) -> list[ClueProblem]:
+    """What the colour, light/dark and direction lists say of one key."""
+    problems: list[ClueProblem] = []
+    entry = COLOURS.get(folded)
+    run_together = entry is None and (entry := _colour_compound(folded)) is not None
+    if entry is not None:
+        message = (
+            f"'{word}' is colour words run together ({entry.base})."
+            if run_together
+            else f"'{word}' is a form of a colour name ({entry.base})."
+        )
+        params = {"colour": entry.tag, "base": entry.base, "lang": entry.lang, **extra}
+        problems.append(_problem(COLOR_NAME, word, message, **params))
+    if rules.ban_light_dark and (entry := LIGHT_DARK_WORDS.get(folded)) is not None:
+        message = f"'{word}' says light or dark, which the host has banned."
+        problems.append(_problem(LIGHT_DARK, word, message, base=entry.base, **extra))
+    if rules.ban_directions and (entry := DIRECTIONS.get(folded)) is not None:
+        message = f"'{word}' is a direction or a position, which the host has banned."
+        problems.append(_problem(DIRECTION, word, message, base=entry.base, **extra))
+    return problems
+
+
+def _colour_compound(folded: str) -> Entry | None:
+    """The first colour in a word made only of colour, light/dark and combining forms run
+    together ("bluegreen", "lightblue", "rojiblanco", "jasnoniebieski"), if it has one.
+
+    A colour glued to any other word ("blueberry", "redhead", "greenhouse") names a thing
+    and is not one of these: every piece must be a listed form (``text.compounds``)."""
+    pieces = _COLOUR_PIECES.split(folded)
+    if pieces is None:
+        return None
+    return next((COLOURS[p] for p in pieces if p in COLOURS), None)
 
 
 @lru_cache(maxsize=256)
@@ -295,7 +356,7 @@ def _whole_clue_problems(words: list[str], rules: ClueRules) -> list[ClueProblem
         joined = words[0] + words[1]
         keys = [(joined, fold(joined)), (clue, " ".join(fold(clue).split()))]
         problems.extend(_lexicon_problems(clue, keys, rules))
-        if rules.ban_profanity and profanity.is_profane(clue):
+        if rules.judge_words and rules.ban_profanity and profanity.is_profane(clue):
             message = f"'{clue}' is filtered as profanity."
             problems.append(_problem(PROFANITY, clue, message))
     if clue_key(clue) in rules.used:

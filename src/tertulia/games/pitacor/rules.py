@@ -49,6 +49,7 @@ from .flow import (
     skip_turn,
     upcoming_giver,
     waiting_guessers,
+    who_may_start_next_round,
 )
 from .seats import drop, join, leave, return_
 from .settings import GuessMode, MarkerVisibility, OnTimeout, Settings
@@ -85,6 +86,7 @@ __all__ = [  # what tests, views and the room use from here
     "start",
     "upcoming_giver",
     "waiting_guessers",
+    "who_may_start_next_round",
 ]
 
 # Which player action may be sent in which phase. Room actions (timeouts, joins, drops,
@@ -144,7 +146,7 @@ def give_clue(
     state: State, seat: str, action: GiveClue, now: float, events, *, judge_text: bool = True
 ) -> None:
     """ "First clue: one word." "Second clue or pass: ... a second clue of one or two words"
-    (``judge_text=False``: a saved clue replayed, not filtered for profanity again)"""
+    (``judge_text=False``: a saved clue replayed, not looked up in the word lists again)"""
     _require_giver(state, seat)
     max_words = 1 if state.phase is Phase.CLUE1 else 2
     text = clues.check_clue(action.text, max_words, clue_rules(state, judge_text=judge_text))
@@ -166,7 +168,8 @@ def pass_clue(state: State, seat: str, action: PassClue, now: float, events) -> 
 
 def clue_rules(state: State, *, judge_text: bool = True) -> clues.ClueRules:
     """The clue bans in force for this match, with the nicknames of everyone in it (without
-    ``judge_text``, no profanity filter: its word lists grow between versions)."""
+    ``judge_text``, no word-list checks: numbers, colours, light/dark, directions and
+    profanity lists grow between versions, and a clue accepted once stays accepted)."""
     s = state.settings
     return clues.ClueRules(
         ban_light_dark=s.ban_light_dark,
@@ -175,6 +178,7 @@ def clue_rules(state: State, *, judge_text: bool = True) -> clues.ClueRules:
         ban_profanity=judge_text and (s.ban_profanity or state.public),
         nicknames=tuple(m.nickname for m in state.members),
         used=tuple(state.used_clues),
+        judge_words=judge_text,
     )
 
 
@@ -247,8 +251,9 @@ def _require_free(state: State, cell: str) -> None:
 
 
 def next_round(state: State, seat: str, action: NextRound, now: float, events) -> None:
-    """The next giver may leave the reveal early."""
-    if seat != upcoming_giver(state):
+    """The next giver may leave the reveal early (anyone here, if it has no clock and the next
+    giver is away: ``who_may_start_next_round``)."""
+    if seat not in who_may_start_next_round(state):
         raise RuleError(base.NOT_YOUR_TURN, "The next clue giver starts the next round.")
     finish_round(state, now, events)
 
@@ -323,5 +328,5 @@ _HANDLERS: dict[type, base.Handler] = {
 }
 
 # "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py);
-# a replayed clue (judge_text=False) is not judged for profanity again.
+# a replayed clue (judge_text=False) is not looked up in the word lists again.
 apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, SEATS, judging={GiveClue})

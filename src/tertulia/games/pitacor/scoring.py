@@ -8,6 +8,8 @@ edge simply has fewer cells; nothing wraps around.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from .board import Board
 from .settings import Settings
 from .state import Marker
@@ -63,20 +65,26 @@ def round_points(
 
 
 def add_in_order(
-    scores: dict[str, int], points: list[tuple[str, int]], goal: int, stop_at_goal: bool
+    scores: dict[str, int],
+    points: list[tuple[str, int]],
+    goal: int,
+    stop_at_goal: bool,
+    may_win: Collection[str],
 ) -> tuple[dict[str, int], str | None]:
     """Add ``points`` to ``scores`` one seat at a time, in the given order.
 
     With ``stop_at_goal`` ("Right away"), "the first to cross the goal wins on the spot": adding
     stops there and the rest of the round's points are not added. Returns what was added and
-    the winner, if someone crossed (reached) the goal.
+    the winner, if someone crossed (reached) the goal. Only seats in ``may_win`` (those still
+    in the match) cross it: points a player earned before leaving for good are added, but a
+    player who left cannot win (``docs/games/pitacor.md``, "Leaving for good").
     """
     awarded: dict[str, int] = {}
     winner: str | None = None
     for seat, gained in points:
         scores[seat] += gained
         awarded[seat] = gained
-        if winner is None and gained > 0 and scores[seat] >= goal:
+        if winner is None and gained > 0 and scores[seat] >= goal and seat in may_win:
             winner = seat
             if stop_at_goal:
                 break

@@ -32,11 +32,28 @@ def join(state: State, seat: None, action: Join, now: float, events) -> None:
     # A newcomer, or someone who had left and is back with their points: either way they play
     # from the next round, with the nickname they came with, at the end of the line.
     member.nickname, member.plays_from = action.nickname, plays_from
-    if action.player in state.giver_line:
-        state.giver_line.remove(action.player)
-        if state.giver_index >= len(state.giver_line):
-            state.giver_index = 0
-    state.giver_line.append(action.player)
+    back_in_line(state, action.player)
+
+
+def back_in_line(state: State, seat: str) -> None:
+    """Put a joiner at the end of the clue-giver line, keeping the line's place.
+
+    ``giver_index`` points at the round's giver, and the next giver is the one after it. So a
+    player who had left and is back is taken out of their old place with the index moved
+    along when that place was before it (else the index would slide onto the next player and
+    skip them); and the round's own giver, who left and came back during their round, keeps
+    their place: moving them would skip the one after them, or make them give twice."""
+    line = state.giver_line
+    if seat not in line:
+        line.append(seat)
+        return
+    at = line.index(seat)
+    if at == state.giver_index:
+        return
+    del line[at]
+    if at < state.giver_index:
+        state.giver_index -= 1
+    line.append(seat)
 
 
 def drop(state: State, seat: None, action: Drop, now: float, events) -> None:

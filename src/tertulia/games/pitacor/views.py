@@ -24,6 +24,7 @@ from .rules import (
     may_chat,
     upcoming_giver,
     waiting_guessers,
+    who_may_start_next_round,
 )
 from .settings import GuessMode, MarkerVisibility
 from .state import CLUE_PHASES, GUESS_PHASES, Member, Phase, Round, SelectCell, State
@@ -46,7 +47,8 @@ def views_for(state: State, seats: list[str | None]) -> dict[str | None, dict[st
     # that scans the members per seat would make each action cost seats² (see benchmarks/).
     members = {m.id: m for m in state.members}
     waiting = set(shared["waiting_for"])
-    next_giver = shared["next_giver"]
+    # Who may start the next round: the next giver, or anyone here if they are away.
+    movers = waiting if state.phase is Phase.REVEAL else set()
     views: dict[str | None, dict[str, Any]] = {}
     for seat in seats:
         sees_target = seat == rnd.giver or revealed
@@ -57,7 +59,7 @@ def views_for(state: State, seats: list[str | None]) -> dict[str | None, dict[st
             "target": rnd.target if sees_target else None,
             "markers": _markers(state, rnd, seat, revealed),
             "selection": rnd.selections.get(seat) if seat is not None else None,
-            "you": _you(state, seat, member, waiting, next_giver),
+            "you": _you(state, seat, member, waiting, movers),
         }
     return views
 
@@ -154,7 +156,7 @@ def _waiting_for(state: State) -> list[str]:
             return [turn] if turn is not None else []
         return waiting_guessers(state)
     if state.phase is Phase.REVEAL:
-        return [upcoming_giver(state)]
+        return who_may_start_next_round(state)
     return []
 
 
@@ -175,7 +177,7 @@ def _summary(rnd: Round) -> dict[str, Any]:
 
 
 def _you(
-    state: State, seat: str | None, member: Member | None, waiting: set[str], next_giver: str | None
+    state: State, seat: str | None, member: Member | None, waiting: set[str], movers: set[str]
 ) -> dict[str, Any]:
     """The seat's own role and what it should do now (the line at the top of the screen)."""
     if not base.is_playing(member):
@@ -187,14 +189,10 @@ def _you(
         role = "guesser"
     else:
         role = "waiting"  # joined mid-round: "you play from the next round"
-    return base.you(
-        seat, role, may_chat(state, seat), _to_do(state, seat, role, waiting, next_giver)
-    )
+    return base.you(seat, role, may_chat(state, seat), _to_do(state, seat, role, waiting, movers))
 
 
-def _to_do(
-    state: State, seat: str, role: str, waiting: set[str], next_giver: str | None
-) -> str | None:
+def _to_do(state: State, seat: str, role: str, waiting: set[str], movers: set[str]) -> str | None:
     """The action this seat is expected to take now, if any (an i18n key suffix)."""
     phase = state.phase
     if role == "giver" and phase in CLUE_PHASES:
@@ -205,6 +203,6 @@ def _to_do(
         }[phase]
     if role == "guesser" and phase in GUESS_PHASES and seat in waiting:
         return "place_marker"
-    if phase is Phase.REVEAL and seat == next_giver:
+    if phase is Phase.REVEAL and seat in movers:
         return "next_round"
     return None
