@@ -5,7 +5,7 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS, NAME, apply, deadline, may_chat, ou
 from .settings import Settings
 from .state import HaiclueAction as Action
 from .state import State
-from .views import view
+from .views import view, views_changed_by
 
 ORDER = 2
 
@@ -37,4 +37,5 @@ __all__ = [
     "outcome",
     "start",
     "view",
+    "views_changed_by",
 ]

@@ -120,6 +120,13 @@ def submit_clue(state: State, seat: str, action: SubmitClue, now: float, events)
     at least two word tiles." The order is the author's."""
     if seat in state.clues:
         raise RuleError(ALREADY_SUBMITTED, "Your clue is already finished.")
+    if action.draft:  # kept for its author; finishes nothing (see ``take_drafts``)
+        tiles = tiles_for_words(state, seat, action.words)
+        if tiles:
+            state.drafts[seat] = tiles
+        else:
+            state.drafts.pop(seat, None)
+        return
     if len(action.words) < state.settings.min_clue_tiles:
         raise RuleError(
             TOO_FEW_TILES,
@@ -127,6 +134,7 @@ def submit_clue(state: State, seat: str, action: SubmitClue, now: float, events)
             min=state.settings.min_clue_tiles,
         )
     state.clues[seat] = tiles_for_words(state, seat, action.words)
+    state.drafts.pop(seat, None)
     events.append(Event("clue.finished", {"seat": seat}))
     if not still_building(state):
         begin_reading(state, now, events)
@@ -170,7 +178,8 @@ def ready(state: State, seat: str, action: Ready, now: float, events) -> None:
 
 
 def timeout(state: State, seat: None, action: Timeout, now: float, events) -> None:
-    """Clue clock: unfinished clues are skipped. Guess clock: missing guesses score nothing.
+    """Clue clock: a draft of enough tiles is taken as its author's clue, other unfinished
+    clues are skipped (``begin_reading``). Guess clock: missing guesses score nothing.
     Reveal clock: on to the next clue."""
     events.append(Event("clock.expired", {"clock": state.clock.value}))
     if state.phase is Phase.BUILD:
