@@ -115,6 +115,7 @@ class State(msgspec.Struct):
     deadline: float | None = None
     end_reason: str = ""
     outcome: Outcome | None = None
+    version: int = 0  # how this match was started (rules.VERSION then; the room logs it)
 
     @property
     def cooperative(self) -> bool:
