@@ -3,8 +3,8 @@
 // Tap a rack tile to add it to the end of the clue (tap it again to take it back). The clue
 // reads as one line of tiles, as on the table; tap a tile in it to pick it, and the line under
 // the clue moves it earlier or later or takes it back (44 px buttons; on the keyboard the
-// picked tile also moves with Shift+← →, Delete takes it back). Tiles also drag (pointer
-// events, so a mouse, a pen or a finger; rack tiles keep vertical swipes for scrolling).
+// picked tile also moves with Shift+← →, Delete takes it back). Tiles also drag (drag.js;
+// rack tiles keep vertical swipes for scrolling).
 //
 // The clue being built is a draft the server keeps for this player alone: a short pause after
 // each change sends it (`submit_clue` with `draft: true`), and a page that comes (a reload,
@@ -13,9 +13,9 @@
 
 import { h, ht, label, replace, showError, tx } from "../../dom.js";
 import { local } from "../../prefs.js";
+import { createDrag } from "./drag.js";
 import { keepFocus } from "./parts.js";
 
-const DRAG_START_PX = 6;
 const DRAFT_PAUSE_MS = 500; // after this long without a change the draft goes to the server
 const HURRY_S = 3; // this close to the clue clock's end, every change goes at once
 const OLD_DRAFT_PREFIX = "tertulia.haiclue.clue."; // where this browser kept drafts before
@@ -27,9 +27,6 @@ export function createBuilder(ctx) {
   let draft = []; // words, in clue order
   let confirming = false;
   let sending = false;
-  let drag = null; // {word, from, id, x, y, started, ghost, source}
-  let pendingRender = false;
-  let suppressClick = false;
   let animate = null; // "flip" | "pass" for the next paint
   let picked = null; // the clue tile the move buttons act on
   let deadline = null; // the clue clock's end (server seconds): the draft counts then
@@ -63,6 +60,29 @@ export function createBuilder(ctx) {
     rackTitle,
     rackList,
   );
+
+  const drag = createDrag({
+    root: () => el,
+    clueRow,
+    rackList,
+    side: () => side,
+    busy: () => sending,
+    paint: () => paint(),
+    // A tile let go over the clue goes in at that place; one from the clue let go elsewhere
+    // is taken back.
+    dropped(word, index, from) {
+      if (index !== null) {
+        draft = draft.filter((w) => w !== word);
+        draft.splice(Math.min(index, draft.length), 0, word);
+        changed();
+      } else if (from === "clue") {
+        remove(word);
+      } else {
+        return false;
+      }
+      return true;
+    },
+  });
 
   submit.addEventListener("click", () => {
     if (draft.length < min || sending) return;
@@ -155,11 +175,8 @@ export function createBuilder(ctx) {
   }
 
   function paint() {
-    if (drag?.started) {
-      pendingRender = true;
-      return;
-    }
-    pendingRender = false;
+    if (drag.busy()) return drag.later(); // not under the player's finger: after the drop
+    drag.painted();
     keepFocus(el, draw);
   }
 
@@ -182,12 +199,12 @@ export function createBuilder(ctx) {
               { word, position: i + 1, of: draft.length },
             );
             button.addEventListener("click", () => {
-              if (suppressClick) return;
+              if (drag.justDropped()) return;
               picked = chosen ? null : word;
               paint();
             });
             button.addEventListener("keydown", (event) => clueKey(event, word));
-            button.addEventListener("pointerdown", (event) => pointerDown(event, word, "clue"));
+            button.addEventListener("pointerdown", (event) => drag.start(event, word, "clue"));
             return h("li", { class: "hc-clue-item", dataset: { word } }, button);
           })
         : ht("li", { class: "hc-clue-empty" }, "game.haiclue.build.empty", { min }),
@@ -203,11 +220,11 @@ export function createBuilder(ctx) {
           dataset: { word, focus: `rack:${word}` },
         });
         button.addEventListener("click", () => {
-          if (suppressClick) return;
+          if (drag.justDropped()) return;
           if (draft.includes(word)) remove(word);
           else add(word);
         });
-        button.addEventListener("pointerdown", (event) => pointerDown(event, word, "rack"));
+        button.addEventListener("pointerdown", (event) => drag.start(event, word, "rack"));
         return h("li", {}, button);
       }),
     );
@@ -280,96 +297,6 @@ export function createBuilder(ctx) {
     if (handled) event.preventDefault();
   }
 
-  // ---------------------------------------------------------------- dragging
-  function pointerDown(event, word, from) {
-    if (event.button !== 0 || sending) return;
-    drag = { word, from, id: event.pointerId, x: event.clientX, y: event.clientY, started: false, source: event.currentTarget };
-    window.addEventListener("pointermove", pointerMove);
-    window.addEventListener("pointerup", pointerUp);
-    window.addEventListener("pointercancel", cancelDrag);
-  }
-
-  function pointerMove(event) {
-    if (!drag || event.pointerId !== drag.id) return;
-    if (!drag.started) {
-      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_START_PX) return;
-      drag.started = true;
-      drag.ghost = h("span", { class: `hc-tile side-${side} hc-ghost`, "aria-hidden": "true" }, drag.word);
-      document.body.append(drag.ghost);
-      drag.source.classList.add("dragging");
-      el.classList.add("is-dragging");
-    }
-    event.preventDefault();
-    drag.ghost.style.left = `${event.clientX}px`;
-    drag.ghost.style.top = `${event.clientY}px`;
-    markDrop(dropIndex(event.clientX, event.clientY));
-  }
-
-  /** Where in the clue a tile dropped at (x, y) goes: an index, or null outside the row. */
-  function dropIndex(x, y) {
-    const box = clueRow.getBoundingClientRect();
-    const slack = 24;
-    if (x < box.left - slack || x > box.right + slack || y < box.top - slack || y > box.bottom + slack) return null;
-    const items = [...clueRow.querySelectorAll(".hc-clue-item")].filter((li) => li.dataset.word !== drag.word);
-    for (let i = 0; i < items.length; i++) {
-      const r = items[i].getBoundingClientRect();
-      if (y < r.top) return i;
-      if (y <= r.bottom && x < r.left + r.width / 2) return i;
-    }
-    return items.length;
-  }
-
-  function markDrop(index) {
-    for (const li of clueRow.querySelectorAll(".drop-before")) li.classList.remove("drop-before");
-    clueRow.classList.toggle("drop-end", false);
-    clueRow.classList.toggle("drop-target", index !== null);
-    rackList.classList.toggle("drop-target", index === null && drag.from === "clue");
-    if (index === null) return;
-    const items = [...clueRow.querySelectorAll(".hc-clue-item")].filter((li) => li.dataset.word !== drag.word);
-    if (index < items.length) items[index].classList.add("drop-before");
-    else clueRow.classList.add("drop-end");
-  }
-
-  function pointerUp(event) {
-    if (!drag || event.pointerId !== drag.id) return;
-    const { started, word, from } = drag;
-    const index = started ? dropIndex(event.clientX, event.clientY) : null;
-    endDrag();
-    if (!started) return;
-    // The click that follows a drag is not a tap.
-    suppressClick = true;
-    setTimeout(() => (suppressClick = false), 0);
-    if (index !== null) {
-      draft = draft.filter((w) => w !== word);
-      draft.splice(Math.min(index, draft.length), 0, word);
-      changed();
-    } else if (from === "clue") {
-      remove(word);
-    } else if (pendingRender) {
-      paint();
-    }
-  }
-
-  function cancelDrag() {
-    endDrag();
-    if (pendingRender) paint();
-  }
-
-  function endDrag() {
-    window.removeEventListener("pointermove", pointerMove);
-    window.removeEventListener("pointerup", pointerUp);
-    window.removeEventListener("pointercancel", cancelDrag);
-    if (drag?.ghost) drag.ghost.remove();
-    drag?.source?.classList.remove("dragging");
-    el.classList.remove("is-dragging");
-    clueRow.classList.remove("drop-target", "drop-end");
-    rackList.classList.remove("drop-target");
-    for (const li of clueRow.querySelectorAll(".drop-before")) li.classList.remove("drop-before");
-    const wasStarted = drag?.started;
-    drag = null;
-    if (wasStarted) pendingRender = true;
-  }
-
   let signature = "";
   return {
     el,
@@ -405,7 +332,7 @@ export function createBuilder(ctx) {
       paint();
     },
     destroy() {
-      endDrag();
+      drag.stop();
       keepDraft();
       document.removeEventListener("visibilitychange", flushOnHide);
       window.removeEventListener("pagehide", keepDraft);
