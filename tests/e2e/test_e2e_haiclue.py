@@ -281,7 +281,7 @@ def _shows_word(page, word: str) -> bool:
 def test_a_clue_not_finished_when_the_clock_runs_out_is_taken_from_the_draft(player, artifacts):
     """Issue 17 point 14: "take a draft of two or more tiles as the clue at the deadline";
     a draft of one tile is still skipped, and nobody else's page ever shows a draft."""
-    timed = {"clue_seconds": 40, "guess_seconds": 0, "reveal_seconds": 0}
+    timed = {"clue_seconds": 60, "guess_seconds": 0, "reveal_seconds": 0}
     ana, bo, cy = pages = start_haiclue(
         player, ["Ana", "Bo", "Cy"], settings=timed, viewports=[LAPTOP, PHONE, LAPTOP]
     )
@@ -306,7 +306,7 @@ def test_a_clue_not_finished_when_the_clock_runs_out_is_taken_from_the_draft(pla
     read = {}
     for reading in range(2):
         for page in pages:
-            expect(screen(page)).to_have_attribute("data-phase", "guess", timeout=60_000)
+            expect(screen(page)).to_have_attribute("data-phase", "guess", timeout=90_000)
             expect(screen(page)).to_have_attribute("data-reading", str(reading))
         author = reading_author(bo)
         read[author] = bo.locator("#hc-read-clue .hc-tile").all_inner_texts()
