@@ -1,11 +1,15 @@
 """Haiclue in Chromium, against the real server, acting only through the page.
 
 Three players play a whole game (6 rounds × 3 clues), two play the co-op game to its team
-score, a phone builds a clue without sideways scrolling, and no page ever shows another
-player's card before that clue's reveal.
+score, a phone builds a clue without sideways scrolling (one line of tiles, reordered by touch
+and keyboard), a draft is the clue when the clock runs out, and no page ever shows another
+player's card or draft before its time.
 """
 
 from __future__ import annotations
+
+import itertools
+import re
 
 import pytest
 from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll
@@ -199,10 +203,15 @@ def test_a_phone_builds_a_clue_without_sideways_scrolling(player, artifacts):
     for i in (0, 1, 2):
         tiles.nth(i).click()
     assert clue(phone) == words[:3]
-    # Reorder with the small buttons, take one out by tapping it in the clue.
+    # Reorder: tap a tile of the clue to pick it, then the moves under the clue.
+    phone.locator(f'#hc-clue-row .hc-tile[data-word="{words[2]}"]').click()
     phone.get_by_role("button", name=f"Move {words[2]} earlier").click()
     assert clue(phone) == [words[0], words[2], words[1]]
+    for selector in ("#hc-rack .hc-tile", "#hc-clue-row .hc-tile", ".hc-move", "#hc-submit"):
+        box = phone.locator(selector).first.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, f"{selector} is smaller than 44 px"
     phone.locator(f'#hc-clue-row .hc-tile[data-word="{words[0]}"]').click()
+    phone.get_by_role("button", name=f"Take {words[0]} out of the clue").click()
     assert clue(phone) == [words[2], words[1]]
     expect(tiles.nth(0)).to_have_attribute("aria-pressed", "false")
     # Drag a rack tile to the front of the clue (mouse pointer events).
@@ -218,13 +227,11 @@ def test_a_phone_builds_a_clue_without_sideways_scrolling(player, artifacts):
     expect(phone.locator(".hc-ghost")).to_have_count(0)
     assert clue(phone) == [words[3], words[2], words[1]]
     assert no_horizontal_scroll(phone), "the clue row scrolls sideways at 360×640"
-    for selector in ("#hc-rack .hc-tile", ".hc-move", "#hc-submit"):
-        box = phone.locator(selector).first.bounding_box()
-        assert box["width"] >= 44 and box["height"] >= 44, f"{selector} is smaller than 44 px"
     phone.locator("#hc-clue-row").scroll_into_view_if_needed()
     phone.screenshot(path=artifacts / "haiclue-clue-360x640.png")
-    # A reload keeps the half-built clue, in its order (UI.md: "never loses what the player
-    # was typing").
+    # A reload keeps the half-built clue, in its order: the server kept it as a draft
+    # (UI.md: "never loses what the player was typing").
+    expect(phone.locator(".hc-builder")).to_have_attribute("data-draft", "kept")
     phone.reload()
     wait_for(phone, phase="build", round=1)
     expect(phone.locator("#hc-clue-row .hc-tile")).to_have_text([words[3], words[2], words[1]])
@@ -263,3 +270,158 @@ def test_a_phone_builds_a_clue_without_sideways_scrolling(player, artifacts):
     assert no_horizontal_scroll(phone), "the Polish reveal scrolls sideways at 360×640"
     phone.wait_for_timeout(300)
     phone.screenshot(path=artifacts / "haiclue-reveal-pl-dark-360x640.png", full_page=True)
+
+
+def _shows_word(page, word: str) -> bool:
+    return (
+        re.search(rf"(?<!\w){re.escape(word)}(?!\w)", page.locator("body").inner_text()) is not None
+    )
+
+
+def test_a_clue_not_finished_when_the_clock_runs_out_is_taken_from_the_draft(player, artifacts):
+    """Issue 17 point 14: "take a draft of two or more tiles as the clue at the deadline";
+    a draft of one tile is still skipped, and nobody else's page ever shows a draft."""
+    timed = {"clue_seconds": 60, "guess_seconds": 0, "reveal_seconds": 0}
+    ana, bo, cy = pages = start_haiclue(
+        player, ["Ana", "Bo", "Cy"], settings=timed, viewports=[LAPTOP, PHONE, LAPTOP]
+    )
+    ids = [my_id(page) for page in pages]
+    for page in pages:
+        wait_for(page, phase="build", round=1)
+    cy_clue = build_clue(cy)
+    ana_tiles = ana.locator("#hc-rack .hc-tile")
+    ana_tiles.nth(2).click()
+    ana_tiles.nth(0).click()
+    draft = clue(ana)
+    expect(ana.locator(".hc-builder")).to_have_attribute("data-draft", "kept")
+    expect(ana.locator("#hc-draft-note")).to_be_visible()  # "sent as it is" when time is up
+    bo.locator("#hc-rack .hc-tile").nth(0).click()  # one tile: not a clue
+    expect(bo.locator(".hc-builder")).to_have_attribute("data-draft", "kept")
+    expect(bo.locator("#hc-draft-note")).to_be_hidden()
+    for page in (bo, cy):  # Ana's draft is hers alone
+        assert not any(_shows_word(page, word) for word in draft)
+    ana.screenshot(path=artifacts / "haiclue-draft-1280x800.png")
+
+    # The clock runs out: Ana's draft is read as her clue, Bo's one tile is skipped.
+    read = {}
+    for reading in range(2):
+        for page in pages:
+            expect(screen(page)).to_have_attribute("data-phase", "guess", timeout=90_000)
+            expect(screen(page)).to_have_attribute("data-reading", str(reading))
+        author = reading_author(bo)
+        read[author] = bo.locator("#hc-read-clue .hc-tile").all_inner_texts()
+        expect(bo.locator(".hc-reading-index")).to_contain_text("of 2")
+        guessers = [p for p, me in zip(pages, ids, strict=True) if me != author]
+        # Bo's clue was skipped, so his card stays his secret all round; Ana's is public once
+        # her clue is scored.
+        expect(bo.locator(".hc-target.is-my-card")).to_have_count(1)
+        for page in guessers:
+            # Your own card while you guess another's clue: a quiet reminder, not a choice.
+            mine = page.locator(".hc-target.is-my-card")
+            if mine.count() == 0:
+                continue
+            expect(mine).to_have_class(re.compile(r"\bquiet\b"))
+            expect(mine.locator(".hc-flag-mine")).to_have_text("Your clue's card")
+            # ... framed like every other choice (the choice you made is "Your guess").
+            other = page.locator(".hc-target:not(.is-my-card) .hc-target-body").first
+            frame = "el => [getComputedStyle(el).boxShadow, getComputedStyle(el).borderTopWidth]"
+            mine_frame = mine.locator(".hc-target-body").evaluate(frame)
+            other_frame = other.evaluate(frame)
+            assert mine_frame[1] == other_frame[1]
+            assert mine_frame[0].split(") ", 1)[-1] == other_frame[0].split(") ", 1)[-1]
+        if reading == 0:
+            bo.screenshot(path=artifacts / "haiclue-guess-own-card-360x640.png", full_page=True)
+            bo.emulate_media(color_scheme="dark")
+            bo.screenshot(
+                path=artifacts / "haiclue-guess-own-card-dark-360x640.png", full_page=True
+            )
+            bo.emulate_media(color_scheme="light")
+        for page in guessers:
+            colour = next(
+                c
+                for c in COLOURS
+                if page.locator(f".hc-target.is-my-card[data-colour={c}]").count() == 0
+            )
+            guess_and_look(page, colour, artifacts if (page is ana) else None)
+        for page in pages:
+            wait_for(page, phase="reveal", reading=reading)
+            ready(page)
+    assert read == {ids[0]: draft, ids[2]: cy_clue}
+    wait_for(ana, phase="build", round=2)
+
+
+def guess_and_look(page, colour: str, artifacts) -> None:
+    """Guess; while the others still guess, "Your guess" is the one marked as chosen."""
+    page.locator(f".hc-guess[data-colour={colour}]").click()
+    expect(page.locator(".hc-guess")).to_have_count(0)
+    if page.locator("#haiclue[data-phase=guess]").count() == 0:
+        return  # the last guess: the reveal came at once
+    picked = page.locator(".hc-target.is-picked")
+    expect(picked).to_have_attribute("data-colour", colour)
+    expect(picked.locator(".hc-flag-pick")).to_have_text("Your guess")
+    if artifacts is not None:
+        page.screenshot(path=artifacts / "haiclue-guessed-1280x800.png")
+        page.emulate_media(color_scheme="dark")
+        page.screenshot(path=artifacts / "haiclue-guessed-dark-1280x800.png")
+        page.emulate_media(color_scheme="light")
+
+
+def test_the_phone_clue_builder_reads_as_one_line_of_tiles_you_can_reorder(player, artifacts):
+    """Issue 19 point 5: "the phone clue builder puts each tile on its own row with ◀ ▶
+    buttons (a four-tile clue takes ~200 px and does not read as a phrase)": four tiles lie
+    in reading order on at most two lines, and move by touch and by keyboard."""
+    phone, laptop = start_haiclue(
+        player, ["Ana", "Bo"], settings=UNTIMED, viewports=[PHONE, LAPTOP]
+    )
+    for page in (phone, laptop):
+        wait_for(page, phase="build", round=1)
+        for i in range(4):
+            page.locator("#hc-rack .hc-tile").nth(i).click()
+    words = clue(phone)
+    assert len(words) == 4
+    row = phone.locator("#hc-clue-row")
+    boxes = [row.locator(".hc-tile").nth(i).bounding_box() for i in range(4)]
+    assert len({round(b["y"]) for b in boxes}) <= 2, "the clue takes more than two lines"
+    assert row.bounding_box()["height"] <= 120, "a four-tile clue is taller than two lines"
+    for before, after in itertools.pairwise(boxes):  # left to right, then the next line
+        assert after["x"] > before["x"] or after["y"] > before["y"] + before["height"] / 2
+    expect(phone.locator(".hc-move")).to_have_count(0)  # no buttons between the words
+    expect(phone.locator("#hc-clue-tools")).to_contain_text("Tap a tile of your clue")
+    assert no_horizontal_scroll(phone)
+    row.scroll_into_view_if_needed()
+    phone.screenshot(path=artifacts / "haiclue-builder-line-360x640.png")
+    phone.emulate_media(color_scheme="dark")
+    phone.screenshot(path=artifacts / "haiclue-builder-line-dark-360x640.png")
+    phone.emulate_media(color_scheme="light")
+
+    # Touch (a tap picks, the moves come under the clue, 44 px each).
+    phone.locator(f'#hc-clue-row .hc-tile[data-word="{words[3]}"]').click()
+    expect(phone.locator(f'#hc-clue-row .hc-tile[data-word="{words[3]}"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(phone.locator("#hc-later")).to_be_disabled()  # the last tile goes no later
+    for button in ("#hc-earlier", "#hc-later", "#hc-take-back"):
+        box = phone.locator(button).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, f"{button} is smaller than 44 px"
+    phone.screenshot(path=artifacts / "haiclue-builder-picked-360x640.png")
+    phone.locator("#hc-earlier").click()
+    phone.locator("#hc-earlier").click()
+    assert clue(phone) == [words[0], words[3], words[1], words[2]]
+    # The keyboard: Shift+← → move the focused tile, Delete takes it back.
+    phone.locator(f'#hc-clue-row .hc-tile[data-word="{words[2]}"]').focus()
+    phone.keyboard.press("Shift+ArrowLeft")
+    assert clue(phone) == [words[0], words[3], words[2], words[1]]
+    expect(phone.locator(f'#hc-clue-row .hc-tile[data-word="{words[2]}"]')).to_be_focused()
+    phone.keyboard.press("ArrowLeft")
+    expect(phone.locator(f'#hc-clue-row .hc-tile[data-word="{words[3]}"]')).to_be_focused()
+    phone.keyboard.press("Delete")
+    assert clue(phone) == [words[0], words[2], words[1]]
+    expect(phone.locator(".hc-builder")).to_have_attribute("data-draft", "kept")
+
+    # The laptop reads the same way, light and dark.
+    laptop.locator("#hc-clue-row").scroll_into_view_if_needed()
+    laptop.screenshot(path=artifacts / "haiclue-builder-line-1280x800.png")
+    laptop.emulate_media(color_scheme="dark")
+    laptop.screenshot(path=artifacts / "haiclue-builder-line-dark-1280x800.png")
+    laptop_row = laptop.locator("#hc-clue-row .hc-tile")
+    assert len({round(laptop_row.nth(i).bounding_box()["y"]) for i in range(4)}) == 1

@@ -18,6 +18,10 @@ the folder's. Shape of a game package (see ``games/pitacor`` for the first one, 
 
     NAME                          the folder's name: ``__name__.rpartition(".")[2]``
     MIN_PLAYERS, MAX_PLAYERS
+    VERSION                       (optional) an int, raised when the game changes how a
+                                  match starts (a draw): the room logs it with the start
+                                  and replays pass it back, ``start(..., version=n)``, so
+                                  old logs start as they did (0: logged before versions)
     ORDER                         (optional) where it stands in lists of games, lower first;
                                   without one, after every game with one; a tie by name
     ERRORS                        every code its rules refuse with beyond the platform's

@@ -35,8 +35,9 @@ from .model import (
 )
 
 
-def record_for(message: ClientMessage, who: str, at: float) -> Record:
-    """The record ``who`` asks for at ``at`` (a match's seed is drawn here, then logged)."""
+def record_for(message: ClientMessage, who: str, at: float, *, game_version: int = 0) -> Record:
+    """The record ``who`` asks for at ``at`` (a match's seed is drawn here, then logged, with
+    ``game_version``: the room's game's ``VERSION``)."""
     match message:
         case Act(action=action):
             return GameMove(at=at, seat=who, action=action)
@@ -57,7 +58,7 @@ def record_for(message: ClientMessage, who: str, at: float) -> Record:
         case Kick(player=player):
             return Kicked(at=at, by=who, player=player)
         case StartMatch():
-            return MatchStarted(at=at, by=who, seed=secrets.randbits(63))
+            return MatchStarted(at=at, by=who, seed=secrets.randbits(63), version=game_version)
         case Rematch():
             return Rematched(at=at, by=who)
     raise RuleError("message.not_for_room", "That message is not for a room.")

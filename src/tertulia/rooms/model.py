@@ -89,6 +89,9 @@ class Reordered(Record, tag="reordered"):
 class MatchStarted(Record, tag="started"):
     by: str
     seed: int
+    # The game's VERSION when the match started (games/base.py), so a game that changes how
+    # a match starts does so for new matches only. 0: a record from before versions.
+    version: int = 0
 
 
 class GameMove(Record, tag="move"):
@@ -344,7 +347,10 @@ def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
     _require_host(room, r.by)
     _require_lobby(room)
     players = [Player(s.player, s.nickname) for s in room.players()]
-    room.match = room.game.start(room.settings, players, r.seed, r.at, public=room.public)
+    versioned = {"version": r.version} if hasattr(room.game, "VERSION") else {}
+    room.match = room.game.start(
+        room.settings, players, r.seed, r.at, public=room.public, **versioned
+    )
     room.status = Status.PLAYING
     for seat in room.players():  # the game starts with everyone here; tell it who is away
         if not seat.online:

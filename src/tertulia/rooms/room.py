@@ -362,7 +362,8 @@ class Room:
                 peer.send(Ack(message.id))
                 self._observe(item, None)
                 return None
-            record = record_for(message, peer.player, self.clock())
+            version = getattr(self.model.game, "VERSION", 0)
+            record = record_for(message, peer.player, self.clock(), game_version=version)
             return Started(item, self.commits.begin(record, answer=(peer, message.id)))
         except RuleError as error:
             refuse(peer, message.id, error)

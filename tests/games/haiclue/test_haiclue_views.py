@@ -11,7 +11,7 @@ from patched_views import PatchedViews
 
 from tertulia.games import base
 from tertulia.games.base import RuleError, Timeout
-from tertulia.games.haiclue import rules
+from tertulia.games.haiclue import decks, rules, views_changed_by
 from tertulia.games.haiclue.state import Colour, Guess, Phase, Ready, SubmitClue
 from tertulia.games.haiclue.views import view
 
@@ -87,8 +87,23 @@ def _secrets_hold(match: Match) -> None:
             for guesser in state.guesses:
                 if guesser != seat:
                     assert seen["my_guess"] is None or seat in state.guesses
+        # A draft is its author's alone: nobody else's view holds a word of it.
+        for other, tiles in state.drafts.items():
+            if other == seat:
+                assert seen["my_draft"] == [_word(state, t) for t in tiles]
+                continue
+            for tile in tiles:
+                word = _word(state, tile)
+                if word not in set(seen["rack"] or []):
+                    assert f'"{word}"'.encode() not in raw
+        if seat is None or seat not in state.drafts:
+            assert seen["my_draft"] is None
         if seat is not None and seen["card"] is not None:
             assert seen["card"] == state.cards[seat].value and seat not in scored
+
+
+def _word(state, tile: int) -> str:
+    return decks.load(state.settings.deck.value)[tile].word(state.side.value)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -96,7 +111,7 @@ def _secrets_hold(match: Match) -> None:
 def test_random_games_keep_scores_secrets_and_replays(count, seed, data):
     match = Match(count, seed=seed, clue_seconds=90, guess_seconds=30)
     # "applying every patch to the first view gives exactly the full view at every version"
-    onlookers = [*match.ids, None]
+    onlookers: list[str | None] = [*match.ids, None]
     pictures = PatchedViews(lambda who: view(match.state, who))
     pictures.follow(onlookers)
     for _ in range(data.draw(st.integers(min_value=10, max_value=150))):
@@ -115,19 +130,30 @@ def test_random_games_keep_scores_secrets_and_replays(count, seed, data):
             )
         elif match.phase is Phase.BUILD and seat in match.state.racks:
             words = match.rack(seat)
-            picked = data.draw(st.lists(st.sampled_from(words), min_size=1, max_size=4))
-            action = SubmitClue(picked)
+            drafting = data.draw(st.booleans())
+            picked = data.draw(
+                st.lists(st.sampled_from(words), min_size=0 if drafting else 1, max_size=4)
+            )
+            action = SubmitClue(picked, draft=drafting)
         elif match.phase is Phase.GUESS:
             action = Guess(data.draw(st.sampled_from(list(Colour))))
         else:
             action = Ready()
         before = base.clone(match.state)
+        seen_before = {who: view(before, who) for who in onlookers}
         try:
             match.act(seat, action)
         except RuleError:
             assert match.state == before
             continue
         _secrets_hold(match)
+        # "a draft changes only its author's view": the room rebuilds only the views
+        # ``views_changed_by`` names, so every other view must be exactly as it was.
+        changed = views_changed_by(seat, action)
+        if changed is not None:
+            for who in onlookers:
+                if who not in changed:
+                    assert view(match.state, who) == seen_before[who]
         pictures.follow(onlookers)
         # Scores are exactly what the scored clues gave.
         results = [r for rnd in match.state.history for r in rnd] + list(match.state.results)

@@ -1,11 +1,21 @@
 """Haiclue: build a clue from your word tiles that points at one of four target words
 (rules: ``shared/rules/haiclue-pl.txt``, translated in ``haiclue-en.md``)."""
 
-from .rules import MAX_PLAYERS, MIN_PLAYERS, NAME, apply, deadline, may_chat, outcome, start
+from .rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NAME,
+    VERSION,
+    apply,
+    deadline,
+    may_chat,
+    outcome,
+    start,
+)
 from .settings import Settings
 from .state import HaiclueAction as Action
 from .state import State
-from .views import view
+from .views import view, views_changed_by
 
 ORDER = 2
 
@@ -28,6 +38,7 @@ __all__ = [
     "MIN_PLAYERS",
     "NAME",
     "ORDER",
+    "VERSION",
     "Action",
     "Settings",
     "State",
@@ -37,4 +48,5 @@ __all__ = [
     "outcome",
     "start",
     "view",
+    "views_changed_by",
 ]

@@ -38,7 +38,9 @@ def still_building(state: State) -> list[str]:
 
 def begin_reading(state: State, now: float, events: list[Event]) -> None:
     """ "clockwise": the clues are read in seat order, from a random author each round.
-    A player without a finished clue (time ran out, or they dropped) is skipped."""
+    A player without a finished clue (time ran out, or they dropped) is skipped, unless their
+    draft has enough tiles to be one (``take_drafts``)."""
+    take_drafts(state, events)
     authors = [p.id for p in state.players if p.id in state.clues and not p.left]
     if authors:
         first = state.rng.below(len(authors))
@@ -49,6 +51,23 @@ def begin_reading(state: State, now: float, events: list[Event]) -> None:
     if skipped:
         events.append(Event("clue.skipped", {"seats": skipped}))
     next_clue(state, now, events)
+
+
+def take_drafts(state: State, events: list[Event]) -> None:
+    """The build is over: a clue still being built with at least the minimum of tiles is
+    its author's clue, as the row lies on the table. Logs from before drafts have none, so
+    they fold as they did."""
+    taken = []
+    for player in state.players:
+        draft = state.drafts.get(player.id)
+        if player.left or player.id in state.clues or draft is None:
+            continue
+        if len(draft) >= state.settings.min_clue_tiles:
+            state.clues[player.id] = list(draft)
+            taken.append(player.id)
+    state.drafts = {}
+    if taken:
+        events.append(Event("clue.taken_from_draft", {"seats": taken}))
 
 
 def next_clue(state: State, now: float, events: list[Event]) -> None:
@@ -111,6 +130,7 @@ def begin_round(state: State, now: float, events: list[Event]) -> None:
     """ "Each player draws a card from the deck": the card names their target colour."""
     state.phase = Phase.BUILD
     state.clues = {}
+    state.drafts = {}
     state.results = []
     state.cards = {}
     for player in state.players:

@@ -62,6 +62,7 @@ __all__ = [  # what views, the room and the tests use from here
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
+    "VERSION",
     "apply",
     "clue_words",
     "current_author",
@@ -73,6 +74,11 @@ __all__ = [  # what views, the room and the tests use from here
     "target_words",
     "tiles_per_stack",
 ]
+
+# The version of how a match starts (games/base.py, ``VERSION``): the room logs it with the
+# start, so a change here applies to new matches only and old logs deal as they did.
+CONNECTORS_NOT_TARGETS = 1  # from 1, connector tiles are never drawn as target words
+VERSION = CONNECTORS_NOT_TARGETS
 
 PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
     Phase.BUILD: frozenset({SubmitClue}),
@@ -93,15 +99,23 @@ NO_JOINING = "seat.no_joining"  # tiles are dealt at the start: latecomers watch
 
 
 def start(
-    settings: Settings, players: list[Player], seed: int, now: float, *, public: bool = False
+    settings: Settings,
+    players: list[Player],
+    seed: int,
+    now: float,
+    *,
+    public: bool = False,
+    version: int = VERSION,
 ) -> State:
+    """``version``: the room's logged one (``VERSION`` when the match started; 0 for matches
+    started before versions), so an old log deals exactly as it did."""
     base.require_players(len(players), "Haiclue", MIN_PLAYERS, MAX_PLAYERS)
     rng = Rng.from_seed(seed)
-    pool = [tile.id for tile in decks.load(settings.deck.value)]
+    deck = decks.load(settings.deck.value)
+    pool = [tile.id for tile in deck]
     rng.shuffle(pool)
     per_stack = tiles_per_stack(len(players))
-    stacks = [pool[i * per_stack : (i + 1) * per_stack] for i in range(len(COLOURS))]
-    rest = pool[len(COLOURS) * per_stack :]
+    stacks, rest = deal_stacks(pool, per_stack, deck, version)
     racks = {p.id: rest[i * RACK_SIZE : (i + 1) * RACK_SIZE] for i, p in enumerate(players)}
     state = State(
         settings=settings,
@@ -110,9 +124,27 @@ def start(
         stacks=stacks,
         racks=racks,
         total_rounds=2 * per_stack,
+        version=version,
     )
     begin_round(state, now, [])
     return state
+
+
+def deal_stacks(
+    pool: list[int], per_stack: int, deck: tuple[decks.Tile, ...], version: int
+) -> tuple[list[list[int]], list[int]]:
+    """The four target stacks from the top of the shuffled ``pool``, and the tiles left for
+    the racks, in order. From version 1 small connector tiles ("and", "too", "z") are never
+    targets: the stacks take the first tiles that are not connectors and the racks get the
+    rest. Version 0 (matches started before) took the top tiles, whatever they were."""
+    count = len(COLOURS) * per_stack
+    if version >= CONNECTORS_NOT_TARGETS:
+        targets = [t for t in pool if not deck[t].connector][:count]
+        chosen = set(targets)
+        rest = [t for t in pool if t not in chosen]
+    else:
+        targets, rest = pool[:count], pool[count:]
+    return [targets[i * per_stack : (i + 1) * per_stack] for i in range(len(COLOURS))], rest
 
 
 def submit_clue(state: State, seat: str, action: SubmitClue, now: float, events) -> None:
@@ -120,6 +152,13 @@ def submit_clue(state: State, seat: str, action: SubmitClue, now: float, events)
     at least two word tiles." The order is the author's."""
     if seat in state.clues:
         raise RuleError(ALREADY_SUBMITTED, "Your clue is already finished.")
+    if action.draft:  # kept for its author; finishes nothing (see ``take_drafts``)
+        tiles = tiles_for_words(state, seat, action.words)
+        if tiles:
+            state.drafts[seat] = tiles
+        else:
+            state.drafts.pop(seat, None)
+        return
     if len(action.words) < state.settings.min_clue_tiles:
         raise RuleError(
             TOO_FEW_TILES,
@@ -127,6 +166,7 @@ def submit_clue(state: State, seat: str, action: SubmitClue, now: float, events)
             min=state.settings.min_clue_tiles,
         )
     state.clues[seat] = tiles_for_words(state, seat, action.words)
+    state.drafts.pop(seat, None)
     events.append(Event("clue.finished", {"seat": seat}))
     if not still_building(state):
         begin_reading(state, now, events)
@@ -170,7 +210,8 @@ def ready(state: State, seat: str, action: Ready, now: float, events) -> None:
 
 
 def timeout(state: State, seat: None, action: Timeout, now: float, events) -> None:
-    """Clue clock: unfinished clues are skipped. Guess clock: missing guesses score nothing.
+    """Clue clock: a draft of enough tiles is taken as its author's clue, other unfinished
+    clues are skipped (``begin_reading``). Guess clock: missing guesses score nothing.
     Reveal clock: on to the next clue."""
     events.append(Event("clock.expired", {"clock": state.clock.value}))
     if state.phase is Phase.BUILD:

@@ -51,9 +51,14 @@ class Clock(enum.Enum):
 
 
 class SubmitClue(Action, tag="submit_clue"):
-    """An ordered row of at least two of your own tiles, by their words on the round's side."""
+    """An ordered row of at least two of your own tiles, by their words on the round's side.
+
+    ``draft``: the row while you are still building it (any length, even empty). It is kept
+    for you alone and does not finish your clue; if the build ends before you finish, a draft
+    of at least the minimum of tiles is your clue (``flow.take_drafts``)."""
 
     words: list[str]
+    draft: bool = False
 
 
 class Guess(Action, tag="guess"):
@@ -98,6 +103,7 @@ class State(msgspec.Struct):
     card_discard: list[Colour] = []
     cards: dict[str, Colour] = {}  # this round's secret cards
     clues: dict[str, list[int]] = {}  # this round's finished clues, tile ids in order
+    drafts: dict[str, list[int]] = {}  # this round's clues still being built (secret)
     reading_order: list[str] = []
     reading_index: int = 0
     guesses: dict[str, Colour] = {}  # for the clue being read
@@ -109,6 +115,7 @@ class State(msgspec.Struct):
     deadline: float | None = None
     end_reason: str = ""
     outcome: Outcome | None = None
+    version: int = 0  # how this match was started (rules.VERSION then; the room logs it)
 
     @property
     def cooperative(self) -> bool:

@@ -2,7 +2,8 @@
 
 Secrets and when they open:
 - your card: yours alone until your clue is scored (then it is in that clue's result);
-- your rack and your clue: yours alone; a clue becomes public when it is read;
+- your rack, your draft and your clue: yours alone; a clue becomes public when it is read
+  (a draft never is: it is your clue only if the build ends before you finish);
 - guesses: who has guessed is public, what they guessed only at that clue's reveal.
 """
 
@@ -23,7 +24,7 @@ from .rules import (
     may_chat,
     target_words,
 )
-from .state import COLOURS, SYMBOLS, ClueResult, Phase, State
+from .state import COLOURS, SYMBOLS, ClueResult, HaiclueAction, Phase, State, SubmitClue
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
@@ -47,6 +48,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "rack": _rack(state, seat) if playing else None,
         "card": state.cards.get(seat).value if playing and _card_secret(state, seat) else None,
         "my_clue": clue_words(state, seat) if playing and seat in state.clues else None,
+        "my_draft": _draft(state, seat) if playing else None,
         "reading": {
             "author": author,
             "words": clue_words(state, author),
@@ -72,6 +74,25 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
 def _rack(state: State, seat: str) -> list[str]:
     deck = decks.load(state.settings.deck.value)
     return [deck[t].word(state.side.value) for t in state.racks[seat]]
+
+
+def _draft(state: State, seat: str) -> list[str] | None:
+    """The clue you are still building: yours alone, and only while the build lasts."""
+    tiles = state.drafts.get(seat) if state.phase is Phase.BUILD else None
+    if not tiles:
+        return None
+    deck = decks.load(state.settings.deck.value)
+    return [deck[t].word(state.side.value) for t in tiles]
+
+
+def views_changed_by(seat: str | None, action: HaiclueAction) -> frozenset[str] | None:
+    """Whose views an accepted ``action`` by ``seat`` can change, if not everyone's.
+
+    A draft is seen by its author alone and finishes nothing, and it is sent while somebody
+    builds: the other seats' views stay exactly as they were."""
+    if isinstance(action, SubmitClue) and action.draft and seat is not None:
+        return frozenset({seat})
+    return None
 
 
 def _card_secret(state: State, seat: str) -> bool:

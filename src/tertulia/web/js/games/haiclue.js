@@ -3,8 +3,9 @@
 // at; the reveal shows the guesses, the author's card and the points.
 //
 // Renders the latest push only (the view of views.py); the one local state is the clue being
-// built (builder.js). Cards: this seat's own card comes in view.card while secret; another
-// player's card is only ever drawn from a scored result (view.results), never before.
+// built (builder.js), which the server keeps as this player's draft. Cards: this seat's own
+// card comes in view.card while secret; another player's card is only ever drawn from a scored
+// result (view.results), never before.
 
 import { bringIntoView, h, ht, replace, showError, tx } from "../dom.js";
 import { createBuilder } from "./haiclue/builder.js";
@@ -219,6 +220,9 @@ export function mount(element, ctx) {
     keepFocus(targetsCard, () =>
       paintTargets(targetsList, ctx, v.targets || [], {
         mine: v.card,
+        // Guessing someone else's clue, your card is only a reminder: it must not look like
+        // the answer you chose (that is "Your guess").
+        mineQuiet: v.phase !== "build" && v.reading?.author !== ctx.me,
         card: result ? { colour: result.card, author: result.author, name: nick(result.author) } : null,
         guesses,
         myGuess: v.phase === "guess" ? (v.my_guess ?? guessing) : null,
@@ -366,7 +370,15 @@ export function mount(element, ctx) {
     const building = v.phase === "build" && v.you?.to_do === "build_clue" && Array.isArray(v.rack);
     builder.el.hidden = !building;
     if (Array.isArray(v.rack)) {
-      builder.update({ words: v.rack, roundSide: v.side, minTiles: push.room.settings?.min_clue_tiles ?? 2, round: v.round, room: push.room.code, anim: turnover?.kind ?? null });
+      builder.update({
+        words: v.rack,
+        roundSide: v.side,
+        minTiles: push.room.settings?.min_clue_tiles ?? 2,
+        round: v.round,
+        anim: turnover?.kind ?? null,
+        myDraft: v.my_draft,
+        clockEnds: v.clock === "clue" && typeof v.deadline === "number" ? v.deadline : null,
+      });
     }
     paintDone(v);
     paintReveal(v);

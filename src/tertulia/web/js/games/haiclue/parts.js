@@ -64,8 +64,10 @@ export function clockText(deadline, now) {
 }
 
 /**
- * The four targets. `marks` decorates them: {mine: colour|null, card: {colour, author, name}|null,
- * guesses: {colour: [{id, nickname}]}, myGuess, pick: fn(colour)|null (guess buttons), anim}.
+ * The four targets. `marks` decorates them: {mine: colour|null, mineQuiet (your card as a
+ * small reminder, not a highlight: while you guess another's clue), card: {colour, author,
+ * name}|null, guesses: {colour: [{id, nickname}]}, myGuess, pick: fn(colour)|null (guess
+ * buttons), anim}.
  */
 export function paintTargets(list, ctx, targets, marks) {
   replace(
@@ -77,7 +79,7 @@ export function paintTargets(list, ctx, targets, marks) {
       const picked = marks.myGuess === colour;
       const guessers = marks.guesses?.[colour] || [];
       const classes = ["hc-target", `hc-c-${colour}`];
-      if (mine) classes.push("is-my-card");
+      if (mine) classes.push(marks.mineQuiet ? "is-my-card quiet" : "is-my-card");
       if (card) classes.push("is-card");
       if (picked) classes.push("is-picked");
       if (marks.anim === "flip") classes.push("hc-anim-flip");
@@ -92,9 +94,11 @@ export function paintTargets(list, ctx, targets, marks) {
         ),
         h("span", { class: `hc-target-word side-${marks.side}` }, word ?? "—"),
       ];
-      if (mine) inner.push(ht("span", { class: "hc-flag hc-flag-mine", dataset: { cardOf: ctx.me } }, "game.haiclue.your_card"));
+      if (mine && !marks.mineQuiet) inner.push(ht("span", { class: "hc-flag hc-flag-mine", dataset: { cardOf: ctx.me } }, "game.haiclue.your_card"));
       if (card) inner.push(ht("span", { class: "hc-flag hc-flag-card", dataset: { cardOf: card.author } }, card.author === ctx.me ? "game.haiclue.your_card" : "game.haiclue.reveal.card_of", { name: card.name }));
       if (picked) inner.push(ht("span", { class: "hc-flag hc-flag-pick" }, "game.haiclue.guess.your_pick"));
+      // After your guess, a small reminder (no highlight) of the card your own clue is for.
+      if (mine && marks.mineQuiet) inner.push(ht("span", { class: "hc-flag hc-flag-mine quiet", dataset: { cardOf: ctx.me } }, "game.haiclue.your_clue_card"));
       if (guessers.length) {
         inner.push(
           h(
