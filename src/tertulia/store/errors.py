@@ -60,4 +60,3 @@ class CommitFailed(StoreError):
 
 class StoreClosed(StoreError):
     """The store was closed; it takes no more requests."""
-
