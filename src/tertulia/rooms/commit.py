@@ -10,16 +10,18 @@ rebuilds the room from the store, so memory never runs ahead of the log.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..games.base import RuleError
 from ..protocol import Ack
 from ..store import LogEntry, Store
 from .fanout import FanOut, Pushes
 from .model import MatchStarted, Record, RoomModel, Status, check_new, fold, record_encoder
+from .replay import SNAPSHOT_EVERY, rebuild, snapshot_of
 
 if TYPE_CHECKING:
     from .room import Peer
@@ -157,16 +159,29 @@ class Commits:
             log.exception("room %s: telling change %d failed; it is saved", self.code, self.seq)
         if change.answer is not None:
             change.answer[0].send(Ack(change.answer[1]))
+        if self.seq % SNAPSHOT_EVERY == 0:  # before on_told, which may start the next change
+            self._snapshot()
         try:
             self._on_told(record, change.was)
         except Exception:
             log.exception("room %s: after change %d", self.code, self.seq)
 
+    def _snapshot(self) -> None:
+        """Save the model as it is after record ``seq`` (durable: we are telling it), so a
+        restart folds at most ``SNAPSHOT_EVERY`` records of this room (see ``replay``). Saved
+        in the background and only a cache: if it fails, replay starts from an older one."""
+        try:
+            payload = snapshot_of(self.model)
+        except Exception:
+            log.exception("room %s: could not encode a snapshot at %d", self.code, self.seq)
+            return
+        in_background(
+            _save_snapshot(self.store, self.code, self.seq, payload, self.model.last_activity)
+        )
+
     async def rebuild(self) -> None:
         """Memory back to exactly what the log holds; if that fails, refuse every change
         rather than go on from a state nobody saved."""
-        from .replay import rebuild  # late import: replay imports the room's neighbours
-
         try:
             model, seq = await rebuild(self.store, self.code, self.model.games)
         except Exception:
@@ -176,3 +191,19 @@ class Commits:
             self.broken = True
             return
         self.model, self.seq, self.broken = model, seq, False
+
+
+async def _save_snapshot(store: Store, code: str, seq: int, payload: bytes, at: float) -> None:
+    try:
+        await store.save_snapshot(code, seq, payload, at=at)
+    except Exception as error:  # the room closed meanwhile, or the disk: replay folds more
+        log.warning("room %s: snapshot at %d not saved (%r)", code, seq, error)
+
+
+_background: set[asyncio.Task] = set()  # tasks that must not be garbage-collected mid-way
+
+
+def in_background(work: Any) -> None:
+    task = asyncio.get_running_loop().create_task(work)
+    _background.add(task)
+    task.add_done_callback(_background.discard)

@@ -17,7 +17,7 @@ from ..games.base import RuleError
 from ..store import RoomExists, Store
 from .codes import new_code
 from .model import Status, new_room
-from .replay import replay
+from .replay import replay_room
 from .room import Room, RoomConfig
 from .views import summary
 
@@ -61,10 +61,12 @@ class RoomManager:
                     "room %s plays unknown game %s; left closed", live.room.code, live.room.game
                 )
                 continue
-            try:
-                model, seq = replay(live, self.games)
+            try:  # from its snapshot, if it has one this code wrote (see replay.py)
+                model, seq = await replay_room(self.store, live, self.games)
             except Exception:  # one unreadable room must not keep every other one down
                 log.exception("room %s could not be restored; left as it is", live.room.code)
+                continue
+            if model is None:
                 continue
             self._open(Room(model, self.store, seq, self.config.room, self.clock), restored=True)
         self._housekeeping = asyncio.get_running_loop().create_task(self._keep_house())

@@ -153,6 +153,13 @@ class Store(Protocol):
         """Every room not closed, oldest first, each with what replay needs."""
         ...
 
+    async def load_live_room(self, code: str, *, snapshot: bool = True) -> LiveRoom | None:
+        """One room as ``load_live_rooms`` would give it, or None if no live room has the
+        code. With ``snapshot=False`` it comes with no snapshot and its whole log, from seq
+        1: what replay needs when the latest snapshot cannot be used (one written by another
+        version). A room rebuilding itself after a failed save reads itself with this."""
+        ...
+
     async def recent_matches(
         self, limit: int = 20, *, game: str | None = None, public_only: bool = False
     ) -> list[FinishedMatch]:

@@ -168,6 +168,43 @@ def read_live_rooms(conn: sqlite3.Connection) -> list[LiveRoom]:
     ]
 
 
+def read_live_room(conn: sqlite3.Connection, code: str, with_snapshot: bool) -> LiveRoom | None:
+    """One live room as ``read_live_rooms`` gives it; without ``with_snapshot``, its whole
+    log and no snapshot."""
+    conn.execute("BEGIN")
+    try:
+        row = conn.execute(
+            "SELECT id, code, game, public, created_at, meta FROM rooms "
+            "WHERE code = ? AND closed_at IS NULL",
+            (code,),
+        ).fetchone()
+        if row is None:
+            return None
+        room_id = row[0]
+        snapshot = None
+        if with_snapshot:
+            found = conn.execute(
+                "SELECT seq, at, payload FROM snapshots WHERE room_id = ?", (room_id,)
+            ).fetchone()
+            snapshot = Snapshot(*found) if found is not None else None
+        after = snapshot.seq if snapshot is not None else 0
+        entries = [
+            LogEntry(seq, at, payload)
+            for seq, at, payload in conn.execute(
+                "SELECT seq, at, payload FROM log WHERE room_id = ? AND seq > ? ORDER BY seq",
+                (room_id, after),
+            )
+        ]
+    finally:
+        conn.execute("COMMIT")
+    _, code, game, public, created_at, meta = row
+    return LiveRoom(
+        room=RoomRecord(code, game, bool(public), created_at, _decode_dict(meta)),
+        snapshot=snapshot,
+        entries=entries,
+    )
+
+
 def read_recent_matches(
     conn: sqlite3.Connection, limit: int, game: str | None, public_only: bool = False
 ) -> list[FinishedMatch]:

@@ -145,6 +145,11 @@ class SQLiteStore:
         """Every room not closed, oldest first, with its snapshot and later entries."""
         return await self._read(ops.read_live_rooms)
 
+    async def load_live_room(self, code: str, *, snapshot: bool = True) -> LiveRoom | None:
+        """One live room as ``load_live_rooms`` gives it (None if it is not live); with
+        ``snapshot=False``, its whole log from seq 1 and no snapshot."""
+        return await self._read(lambda conn: ops.read_live_room(conn, code, snapshot))
+
     async def recent_matches(
         self, limit: int = 20, *, game: str | None = None, public_only: bool = False
     ) -> list[FinishedMatch]:
