@@ -143,9 +143,9 @@ def test_a_snapshot_from_another_version_is_not_used_the_whole_log_is(tmp_path):
             (live,) = await store.load_live_rooms()
             assert live.snapshot is not None and len(live.entries) == 3
             assert replay(live, GAMES) == (None, 0)  # cannot use it alone
-            model, seq = await replay_room(store, live, GAMES)
+            model, seq, from_seq = await replay_room(store, live, GAMES)
             whole, _ = replay(LiveRoom(room, None, entries), GAMES)
-            assert seq == 5 and model == whole
+            assert seq == 5 and model == whole and from_seq == 0
 
     run(go)
 
@@ -187,7 +187,8 @@ def test_a_room_saves_a_snapshot_every_so_many_records_and_a_restart_folds_only_
                     break
                 await asyncio.sleep(0.01)
             code, model_before = room.code, room.model
-            await manager.shutdown()
+            await room.stop()  # as a crash leaves it: no snapshot at shutdown (see below)
+            manager._housekeeping.cancel()
         async with SQLiteStore(path) as store:
             (live,) = await store.load_live_rooms()
             assert live.snapshot is not None and live.snapshot.seq == 20
@@ -201,5 +202,42 @@ def test_a_room_saves_a_snapshot_every_so_many_records_and_a_restart_folds_only_
             assert restored.model == replay(whole, GAMES)[0]
             assert restored.model.chat == model_before.chat
             await manager.shutdown()
+
+    run(go)
+
+
+def test_a_server_that_stops_saves_every_rooms_snapshot_so_its_restart_folds_nothing(tmp_path):
+    """A planned restart (SIGTERM, an upgrade) folds no record: ``RoomManager.shutdown``
+    saves each room's snapshot at its last seq, and the restarted room equals the old one."""
+
+    async def go() -> None:
+        path = tmp_path / "rooms.sqlite3"
+        async with SQLiteStore(path) as store:
+            manager = RoomManager(store, GAMES)
+            await manager.start()
+            room = await manager.create("haiclue", public=True)
+            peer = _Peer("p0")
+            await room.attach(peer, "Ana", 1)
+            for n in range(5):
+                room.submit(peer, Chat(100 + n, text=f"line {n}"))
+            for _ in range(500):
+                if room.commits.seq >= 6 and not room.inbox.busy:
+                    break
+                await asyncio.sleep(0.01)
+            code, before = room.code, room.model
+            await manager.shutdown()
+        async with SQLiteStore(path) as store:
+            (live,) = await store.load_live_rooms()
+            assert live.snapshot is not None and live.snapshot.seq == 6
+            assert live.entries == []
+            manager = RoomManager(store, GAMES)
+            await manager.start()
+            restored = manager.get(code)
+            assert restored is not None and restored.commits.seq == 6
+            assert snapshot_of(restored.model) == snapshot_of(before)
+            assert restored.model.chat == before.chat
+            await manager.shutdown()
+            (again,) = await store.load_live_rooms()
+            assert again.snapshot == live.snapshot  # nothing new: no second write
 
     run(go)

@@ -69,6 +69,8 @@ class Commits:
         # Pushes carry the room's version; it must only grow, also across a restart (browsers
         # ignore an older version), so it continues from the log's length.
         self.version = seq
+        # The seq of the latest snapshot this room saved or was restored from (see replay.py).
+        self.snapshot_seq = 0
         # Memory may be ahead of the log (a failed save whose rebuild failed too): refuse all.
         self.broken = False
         self._fanout = fanout
@@ -170,14 +172,22 @@ class Commits:
         """Save the model as it is after record ``seq`` (durable: we are telling it), so a
         restart folds at most ``SNAPSHOT_EVERY`` records of this room (see ``replay``). Saved
         in the background and only a cache: if it fails, replay starts from an older one."""
+        in_background(self.save_snapshot())
+
+    async def save_snapshot(self) -> None:
+        """Save a snapshot at ``seq`` unless the latest is there already. The server stopping
+        saves one for every room (``RoomManager.shutdown``), so a planned restart folds no
+        record at all. Never raises: a snapshot that is not saved costs replay time only."""
+        seq = self.seq
+        if seq == 0 or seq <= self.snapshot_seq or self.broken:
+            return
         try:
             payload = snapshot_of(self.model)
-        except Exception:
-            log.exception("room %s: could not encode a snapshot at %d", self.code, self.seq)
+            await self.store.save_snapshot(self.code, seq, payload, at=self.model.last_activity)
+        except Exception as error:  # the room closed meanwhile, or the disk: replay folds more
+            log.warning("room %s: snapshot at %d not saved (%r)", self.code, seq, error)
             return
-        in_background(
-            _save_snapshot(self.store, self.code, self.seq, payload, self.model.last_activity)
-        )
+        self.snapshot_seq = max(self.snapshot_seq, seq)
 
     async def rebuild(self) -> None:
         """Memory back to exactly what the log holds; if that fails, refuse every change
@@ -191,13 +201,6 @@ class Commits:
             self.broken = True
             return
         self.model, self.seq, self.broken = model, seq, False
-
-
-async def _save_snapshot(store: Store, code: str, seq: int, payload: bytes, at: float) -> None:
-    try:
-        await store.save_snapshot(code, seq, payload, at=at)
-    except Exception as error:  # the room closed meanwhile, or the disk: replay folds more
-        log.warning("room %s: snapshot at %d not saved (%r)", code, seq, error)
 
 
 _background: set[asyncio.Task] = set()  # tasks that must not be garbage-collected mid-way

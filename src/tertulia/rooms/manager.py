@@ -62,13 +62,15 @@ class RoomManager:
                 )
                 continue
             try:  # from its snapshot, if it has one this code wrote (see replay.py)
-                model, seq = await replay_room(self.store, live, self.games)
+                model, seq, snapshot_seq = await replay_room(self.store, live, self.games)
             except Exception:  # one unreadable room must not keep every other one down
                 log.exception("room %s could not be restored; left as it is", live.room.code)
                 continue
             if model is None:
                 continue
-            self._open(Room(model, self.store, seq, self.config.room, self.clock), restored=True)
+            room = Room(model, self.store, seq, self.config.room, self.clock)
+            room.commits.snapshot_seq = snapshot_seq
+            self._open(room, restored=True)
         self._housekeeping = asyncio.get_running_loop().create_task(self._keep_house())
         log.info("restored %d rooms", len(self.rooms))
         return len(self.rooms)
@@ -182,6 +184,10 @@ class RoomManager:
                 await self._housekeeping
         for room in list(self.rooms.values()):
             await room.stop()
+        # Every room's state as it stops, so the restart folds no record (a crash folds at
+        # most replay.SNAPSHOT_EVERY a room); all at once, so the writer groups them.
+        rooms = list(self.rooms.values())
+        await asyncio.gather(*(room.commits.save_snapshot() for room in rooms))
 
     def _open(self, room: Room, restored: bool = False) -> Room:
         self.rooms[room.code] = room

@@ -153,17 +153,19 @@ def replay(live: LiveRoom, games: dict[str, ModuleType]) -> tuple[RoomModel | No
 
 async def replay_room(
     store: Store, live: LiveRoom, games: dict[str, ModuleType]
-) -> tuple[RoomModel | None, int]:
-    """``replay``, reading the room's whole log when its snapshot cannot be used; (None, 0)
-    if the room is no longer live."""
+) -> tuple[RoomModel | None, int, int]:
+    """``replay``, reading the room's whole log when its snapshot cannot be used: the model,
+    its seq and the seq of the snapshot it started from (0: none); (None, 0, 0) if the room
+    is no longer live."""
     model, seq = replay(live, games)
     if model is not None:
-        return model, seq
+        return model, seq, live.snapshot.seq if live.snapshot is not None else 0
     log.info("room %s: its snapshot is from another version; folding its whole log", live.room.code)
     whole = await store.load_live_room(live.room.code, snapshot=False)
     if whole is None:
-        return None, 0
-    return replay(whole, games)
+        return None, 0, 0
+    model, seq = replay(whole, games)
+    return model, seq, 0
 
 
 async def rebuild(
@@ -172,4 +174,5 @@ async def rebuild(
     live = await store.load_live_room(code)
     if live is None:
         return None, 0
-    return await replay_room(store, live, games)
+    model, seq, _ = await replay_room(store, live, games)
+    return model, seq

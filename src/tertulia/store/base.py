@@ -132,7 +132,9 @@ class Store(Protocol):
     async def save_snapshot(
         self, code: str, seq: int, payload: bytes, *, at: float | None = None
     ) -> None:
-        """Keep the room's state after entry `seq`; replay starts from the latest."""
+        """Keep the room's state after entry `seq`; replay starts from the latest. Only the
+        latest is kept: one at the same seq replaces it (another version's); one behind it,
+        or ahead of the log, is refused (`SnapshotError`)."""
         ...
 
     async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:

@@ -83,9 +83,10 @@ def upsert_snapshot(conn: sqlite3.Connection, code: str, snapshot: Snapshot) -> 
             f"room {code!r}: snapshot at seq {snapshot.seq} but the log ends at {logged}"
         )
     row = conn.execute("SELECT seq FROM snapshots WHERE room_id = ?", (room_id,)).fetchone()
-    if row is not None and snapshot.seq <= row[0]:
+    # At the same seq it replaces the old one: a newer version writes the state it reads.
+    if row is not None and snapshot.seq < row[0]:
         raise SnapshotError(
-            f"room {code!r}: snapshot at seq {snapshot.seq} is not after the one at {row[0]}"
+            f"room {code!r}: snapshot at seq {snapshot.seq} is behind the one at {row[0]}"
         )
     conn.execute(
         "INSERT INTO snapshots (room_id, seq, at, payload) VALUES (?, ?, ?, ?) "
