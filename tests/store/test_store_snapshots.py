@@ -241,3 +241,35 @@ def test_a_server_that_stops_saves_every_rooms_snapshot_so_its_restart_folds_not
             assert again.snapshot == live.snapshot  # nothing new: no second write
 
     run(go)
+
+
+def test_the_restart_benchmark_runs_and_reports_both_restarts():
+    """benchmarks/restart.py stays runnable (tiny here; its numbers are in
+    benchmarks/README.md)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/restart.py",
+            "--rooms",
+            "3",
+            "--records",
+            "150",
+            "--after-snapshot",
+            "20",
+            "--compare",
+            "2",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "restart with snapshots: 3 rooms back in" in done.stdout
+    assert "60 records after the snapshots" in done.stdout
+    assert "restart from whole logs: 2 rooms back in" in done.stdout

@@ -29,8 +29,8 @@ from .model import CHAT_HISTORY, RoomModel, Seat, Status, fold, new_room, record
 log = logging.getLogger("tertulia.replay")
 
 # A restart folds at most this many records per room after its snapshot; a snapshot costs one
-# encode of the model and one row rewritten, so taking one every 200 records is cheap.
-SNAPSHOT_EVERY = 200
+# encode of the model and one row rewritten, so taking one every 100 records is cheap.
+SNAPSHOT_EVERY = 100
 
 # Bump when RoomSnapshot's own fields change meaning.
 SNAPSHOT_FORMAT = 1

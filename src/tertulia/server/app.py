@@ -29,6 +29,7 @@ from ..rooms.identity import Identity
 from ..rooms.manager import ManagerConfig, RoomManager
 from ..rooms.room import RoomConfig
 from ..store import SQLiteStore
+from ..version import VERSION
 from .addresses import is_loopback
 from .config import Config
 from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
@@ -176,11 +177,15 @@ def create_app(
         return JSONResponse(
             {
                 "status": "ok" if writable else "store_lost",
+                "version": VERSION,
                 "rooms": len(state.manager.rooms),
                 "connections": len(state.sessions),
             },
             status_code=200 if writable else 503,
         )
+
+    async def version(request: Request) -> Response:
+        return JSONResponse({"name": "tertulia", "version": VERSION})
 
     async def metrics(request: Request) -> Response:
         refusal = _metrics_refusal(request, config)
@@ -250,6 +255,7 @@ def create_app(
         Route("/api/rooms", rooms_info),
         Route("/api/rooms/{code}", room_info),
         Route("/healthz", health),
+        Route("/version", version),
         Route("/metrics", metrics),  # /ws: straight from the gate, below
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
