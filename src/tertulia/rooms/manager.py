@@ -28,6 +28,9 @@ log = logging.getLogger("tertulia.rooms")
 class ManagerConfig:
     idle_seconds: float = 30 * 60  # a room nobody is connected to closes after this
     housekeeping_seconds: float = 30.0
+    # Finished matches and closed rooms are removed this long after they ended (--keep-days);
+    # None keeps them for ever.
+    keep_seconds: float | None = None
     room: RoomConfig = field(default_factory=RoomConfig)
 
 
@@ -194,10 +197,25 @@ class RoomManager:
         room.start(restored=restored)
         return room
 
+    async def remove_expired(self, batch: int = 500) -> int:
+        """Retention: remove what ended longer than ``keep_seconds`` ago (finished matches,
+        closed rooms), ``batch`` rows per write, so the rooms' saves queued meanwhile go
+        between two of them instead of waiting for the whole clean-up. How many rows went."""
+        if self.config.keep_seconds is None:
+            return 0
+        before = self.clock() - self.config.keep_seconds
+        total = 0
+        while removed := await self.store.remove_older_than(before, limit=batch):
+            total += removed
+        if total:
+            log.info("removed %d rows that ended before the retention time", total)
+        return total
+
     async def _keep_house(self) -> None:
         while True:
             await asyncio.sleep(self.config.housekeeping_seconds)
             try:
                 await self.close_idle()
+                await self.remove_expired()
             except Exception:
                 log.exception("housekeeping failed")

@@ -69,7 +69,11 @@ class Tertulia:
         self.manager = RoomManager(
             self.store,
             games,
-            ManagerConfig(idle_seconds=config.idle_minutes * 60, room=room_config),
+            ManagerConfig(
+                idle_seconds=config.idle_minutes * 60,
+                keep_seconds=config.keep_days * 86400 if config.keep_days > 0 else None,
+                room=room_config,
+            ),
         )
         self.sessions: set[Session] = set()
         self.guard = Guard(config.limits)

@@ -151,6 +151,14 @@ class Store(Protocol):
         """Keep a finished match for `recent_matches`."""
         ...
 
+    async def remove_older_than(self, before: float, *, limit: int = 500) -> int:
+        """Retention (``--keep-days``): remove finished matches whose ``ended_at`` and
+        closed rooms whose close time (with any log and snapshot kept by ``keep_log``) are
+        before ``before``, at most ``limit`` rows of any kind in one short write, and return
+        how many rows went; the caller calls again until it returns 0. Live rooms are never
+        touched. Short on purpose: the rooms' appends wait behind it in a single writer."""
+        ...
+
     async def load_live_rooms(self) -> list[LiveRoom]:
         """Every room not closed, oldest first, each with what replay needs."""
         ...

@@ -131,6 +131,37 @@ def insert_match(
     )
 
 
+def remove_expired(conn: sqlite3.Connection, before: float, limit: int) -> int:
+    """Remove finished matches that ended before ``before`` and closed rooms closed before
+    it (with whatever log and snapshot they kept), at most ``limit`` rows in all; return how
+    many went. The caller asks again until 0: each call is one short request, so the rooms'
+    appends queued behind it wait for ``limit`` rows, never for the whole clean-up."""
+    removed = conn.execute(
+        "DELETE FROM finished_matches WHERE id IN "
+        "(SELECT id FROM finished_matches WHERE ended_at < ? LIMIT ?)",
+        (before, limit),
+    ).rowcount
+    rooms = conn.execute(
+        "SELECT id FROM rooms WHERE closed_at IS NOT NULL AND closed_at < ? LIMIT ?",
+        (before, max(limit - removed, 0)),
+    ).fetchall()
+    for (room_id,) in rooms:
+        if removed >= limit:
+            break
+        removed += conn.execute(
+            "DELETE FROM log WHERE rowid IN (SELECT rowid FROM log WHERE room_id = ? LIMIT ?)",
+            (room_id, limit - removed),
+        ).rowcount
+        if (
+            removed >= limit
+            or conn.execute("SELECT 1 FROM log WHERE room_id = ? LIMIT 1", (room_id,)).fetchone()
+        ):
+            break  # the rest of it next time
+        conn.execute("DELETE FROM snapshots WHERE room_id = ?", (room_id,))
+        removed += conn.execute("DELETE FROM rooms WHERE id = ?", (room_id,)).rowcount
+    return removed
+
+
 # -- reads (read connection) ----------------------------------------------------
 
 

@@ -139,6 +139,13 @@ class SQLiteStore:
         args = [match.room, match.game, match.started_at, match.ended_at, players_json, extra_json]
         await self._writer.submit("finished_match", args)
 
+    async def remove_older_than(self, before: float, *, limit: int = 500) -> int:
+        """Remove up to ``limit`` rows of finished matches that ended, and closed rooms that
+        closed, before ``before``; how many went (call again until 0)."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"expected limit to be an int >= 1, got {limit!r}")
+        return await self._writer.submit("remove_expired", [_when(before), limit])
+
     # -- reads ------------------------------------------------------------------
 
     async def load_live_rooms(self) -> list[LiveRoom]:
