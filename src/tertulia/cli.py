@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -20,6 +21,19 @@ EXIT_BACKUP_FAILED = 73
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "backup":
+        return _backup(args)
+    if args.command == "version":
+        print(VERSION)
+        return 0
+    return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command and flag (tests/deploy checks the documented commands against it)."""
     parser = argparse.ArgumentParser(prog="tertulia", description="Tertulia party-games server")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the server")
@@ -82,15 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     backup.add_argument("path", type=Path, help="the copy to write (it must not exist)")
     backup.add_argument("--db", type=Path, help="SQLite file (as for serve)")
     commands.add_parser("version", help="print the version")
-    args = parser.parse_args(argv)
-    if args.command == "serve":
-        return _serve(args)
-    if args.command == "backup":
-        return _backup(args)
-    if args.command == "version":
-        print(VERSION)
-        return 0
-    return 2
+    return parser
 
 
 def _backup(args: argparse.Namespace) -> int:
@@ -160,15 +166,29 @@ def _serve(args: argparse.Namespace) -> int:
     log.info("data: %s (back it up with: tertulia backup PATH)", config.db_path)
     # uvicorn handles SIGINT and SIGTERM: it stops accepting, closes sockets, runs shutdown.
     server = server_class(uvicorn_config(app, config, access_log=config.access_log))
-    # After a signal, uvicorn raises it again once it has shut down: SIGINT as KeyboardInterrupt.
-    with contextlib.suppress(KeyboardInterrupt):
-        server.run()
+    # After a signal, uvicorn raises it again once it has shut down (with the handler that was
+    # there before): SIGINT as KeyboardInterrupt, SIGTERM as _Stopped below, so a stop that
+    # was asked for (Ctrl+C, systemctl stop, docker stop) exits 0 rather than "killed".
+    previous = signal.signal(signal.SIGTERM, _raise_stopped)
+    try:
+        with contextlib.suppress(KeyboardInterrupt, _Stopped):
+            server.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if store_lost:
         log.error("Tertulia stopped: its store's writer process died; start it again.")
         return EXIT_TRY_AGAIN
     if not server.started:
         return 3  # as uvicorn.run: it could not start (the port is taken, for one)
     return 0
+
+
+class _Stopped(Exception):
+    """SIGTERM, raised again by uvicorn once it has shut down."""
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    raise _Stopped
 
 
 def _server_class():
