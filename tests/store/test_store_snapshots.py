@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from store_testing import run
@@ -159,13 +160,17 @@ class _Peer:
         self.got.append(message)
 
 
+@pytest.mark.parametrize("every", [1, 10])
 def test_a_room_saves_a_snapshot_every_so_many_records_and_a_restart_folds_only_the_tail(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, every
 ):
     """The snapshot-taking point: a live room saves its model every ``SNAPSHOT_EVERY``
     records, the store hands replay only the records after the latest, and the room a
-    restart brings back equals the one that folding its whole log gives."""
-    monkeypatch.setattr(commit, "SNAPSHOT_EVERY", 10)
+    restart brings back equals the one that folding its whole log gives. With a snapshot
+    after every record, each is taken while the next message is already waiting: none may
+    hold a change its seq does not count (the chat would come back with a line twice)."""
+    monkeypatch.setattr(commit, "SNAPSHOT_EVERY", every)
+    latest = 25 // every * every
 
     async def go() -> None:
         path = tmp_path / "rooms.sqlite3"
@@ -183,7 +188,7 @@ def test_a_room_saves_a_snapshot_every_so_many_records_and_a_restart_folds_only_
                 await asyncio.sleep(0.01)
             for _ in range(100):  # the snapshot is saved in the background
                 live = await store.load_live_room(room.code)
-                if live is not None and live.snapshot is not None and live.snapshot.seq == 20:
+                if live is not None and live.snapshot is not None and live.snapshot.seq == latest:
                     break
                 await asyncio.sleep(0.01)
             code, model_before = room.code, room.model
@@ -191,8 +196,8 @@ def test_a_room_saves_a_snapshot_every_so_many_records_and_a_restart_folds_only_
             manager._housekeeping.cancel()
         async with SQLiteStore(path) as store:
             (live,) = await store.load_live_rooms()
-            assert live.snapshot is not None and live.snapshot.seq == 20
-            assert [e.seq for e in live.entries] == list(range(21, live.last_seq + 1))
+            assert live.snapshot is not None and live.snapshot.seq == latest
+            assert [e.seq for e in live.entries] == list(range(latest + 1, live.last_seq + 1))
             whole = await store.load_live_room(code, snapshot=False)
             assert whole is not None and whole.entries[0].seq == 1
             manager = RoomManager(store, GAMES)
@@ -273,3 +278,36 @@ def test_the_restart_benchmark_runs_and_reports_both_restarts():
     assert "restart with snapshots: 3 rooms back in" in done.stdout
     assert "60 records after the snapshots" in done.stdout
     assert "restart from whole logs: 2 rooms back in" in done.stdout
+
+
+def test_a_snapshot_holds_the_state_at_its_seq_even_when_the_next_change_is_folded_at_once(
+    tmp_path,
+):
+    """The next change may be folded (its save under way) before a snapshot's save runs:
+    the snapshot is encoded when it is taken, so it is the state after its own seq, and one
+    asked for while a change is not yet saved is not taken at all."""
+
+    async def go() -> None:
+        async with SQLiteStore(tmp_path / "race.sqlite3") as store:
+            manager = RoomManager(store, GAMES)
+            await manager.start()
+            room = await manager.create("pitacor", public=False)
+            peer = _Peer("p0")
+            await room.attach(peer, "Ana", 1)
+            commits = room.commits
+            at = room.model.last_activity + 1
+            commits._snapshot()  # at seq 1, saved in the background
+            change = commits.begin(Chatted(at, "p0", "after the snapshot"), None)
+            await commits.save_snapshot()  # the model is ahead of the log: not taken
+            await commits.finish(change)
+            for _ in range(100):
+                live = await store.load_live_room(room.code)
+                if live is not None and live.snapshot is not None:
+                    break
+                await asyncio.sleep(0.01)
+            assert live.snapshot.seq == 1 and [e.seq for e in live.entries] == [2]
+            model, seq = replay(live, GAMES)
+            assert seq == 2 and [line["text"] for line in model.chat] == ["after the snapshot"]
+            await manager.shutdown()
+
+    run(go)

@@ -71,6 +71,9 @@ class Commits:
         self.version = seq
         # The seq of the latest snapshot this room saved or was restored from (see replay.py).
         self.snapshot_seq = 0
+        # The model holds a change the log does not (folded, its save under way or failed):
+        # no snapshot may be taken of it then, it would not be the state after ``seq``.
+        self.ahead = False
         # Memory may be ahead of the log (a failed save whose rebuild failed too): refuse all.
         self.broken = False
         self._fanout = fanout
@@ -93,9 +96,11 @@ class Commits:
             raise RuleError("server.store", "This room can't save anything right now.")
         was = self.model.status
         check_new(self.model, record)  # live only: replay trusts what was saved
+        self.ahead = True
         try:
             events = fold(self.model, record)  # a RuleError here changed nothing
         except RuleError:
+            self.ahead = False
             raise
         except Exception as bug:  # our bug, maybe half-applied: back to what the log says
             log.exception("room %s: fold failed; rebuilding from the store", self.code)
@@ -149,6 +154,7 @@ class Commits:
         change.told = True
         self.seq += 1
         self.version += 1
+        self.ahead = False
         record = change.record
         try:
             if isinstance(record, MatchStarted):
@@ -170,20 +176,34 @@ class Commits:
 
     def _snapshot(self) -> None:
         """Save the model as it is after record ``seq`` (durable: we are telling it), so a
-        restart folds at most ``SNAPSHOT_EVERY`` records of this room (see ``replay``). Saved
-        in the background and only a cache: if it fails, replay starts from an older one."""
-        in_background(self.save_snapshot())
+        restart folds at most ``SNAPSHOT_EVERY`` records of this room (see ``replay``). Encoded
+        now, while the model is exactly that (the next change may be folded before the save
+        runs); saved in the background and only a cache: if it fails, replay starts earlier."""
+        taken = self._take_snapshot()
+        if taken is not None:
+            in_background(self._save(*taken))
 
     async def save_snapshot(self) -> None:
         """Save a snapshot at ``seq`` unless the latest is there already. The server stopping
         saves one for every room (``RoomManager.shutdown``), so a planned restart folds no
         record at all. Never raises: a snapshot that is not saved costs replay time only."""
+        taken = self._take_snapshot()
+        if taken is not None:
+            await self._save(*taken)
+
+    def _take_snapshot(self) -> tuple[int, bytes, float] | None:
         seq = self.seq
-        if seq == 0 or seq <= self.snapshot_seq or self.broken:
-            return
+        if seq == 0 or seq <= self.snapshot_seq or self.broken or self.ahead:
+            return None
         try:
-            payload = snapshot_of(self.model)
-            await self.store.save_snapshot(self.code, seq, payload, at=self.model.last_activity)
+            return seq, snapshot_of(self.model), self.model.last_activity
+        except Exception:
+            log.exception("room %s: could not encode a snapshot at %d", self.code, seq)
+            return None
+
+    async def _save(self, seq: int, payload: bytes, at: float) -> None:
+        try:
+            await self.store.save_snapshot(self.code, seq, payload, at=at)
         except Exception as error:  # the room closed meanwhile, or the disk: replay folds more
             log.warning("room %s: snapshot at %d not saved (%r)", self.code, seq, error)
             return
@@ -200,7 +220,7 @@ class Commits:
         if model is None:
             self.broken = True
             return
-        self.model, self.seq, self.broken = model, seq, False
+        self.model, self.seq, self.broken, self.ahead = model, seq, False, False
 
 
 _background: set[asyncio.Task] = set()  # tasks that must not be garbage-collected mid-way
