@@ -1,26 +1,39 @@
 # Two commands on a fresh machine: `make run` starts the server, `make test` runs every test.
-PYTHON   ?= python3
-VENV     := .venv
-BIN      := $(VENV)/bin
-STAMP    := $(VENV)/.installed
-CHROMIUM ?= /usr/bin/chromium
+PYTHON      ?= python3
+VENV        := .venv
+BIN         := $(VENV)/bin
+CONSTRAINTS := constraints.txt
+# `make run` installs what running needs; `make test` adds the test tools (pyproject.toml's
+# "test" extra). Both pinned by constraints.txt.
+RUN_STAMP   := $(VENV)/.installed-run
+TEST_STAMP  := $(VENV)/.installed-test
+CHROMIUM    ?= /usr/bin/chromium
 
-.PHONY: run test lint chromium services proxy venv clean
+.PHONY: run test lint chromium systemd-analyze services proxy venv clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	$(BIN)/pip install --quiet -c $(CONSTRAINTS) --upgrade pip
 
-venv: $(STAMP)
+$(RUN_STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(BIN)/pip install --quiet -c $(CONSTRAINTS) -e .
+	touch $@
 
-## run: set everything up and start the server (http://127.0.0.1:8000 unless told otherwise)
-run: $(STAMP)
+$(TEST_STAMP): $(RUN_STAMP)
+	$(BIN)/pip install --quiet -c $(CONSTRAINTS) -e '.[test]'
+	touch $@
+
+## venv: the virtual environment with the test tools (what `make test` uses)
+venv: $(TEST_STAMP)
+
+## run: install what running needs (no test tools) and start the server (http://127.0.0.1:8000
+## unless told otherwise; ARGS="--port 9000" passes flags)
+run: $(RUN_STAMP)
 	$(BIN)/tertulia serve $(ARGS)
 
-## test: set everything up (Chromium, PostgreSQL, Redis included) and run the linter and every test
-test: $(STAMP) chromium services proxy
+## test: set everything up (test tools, Chromium, systemd-analyze, PostgreSQL, Redis, nginx)
+## and run the linter and every test
+test: $(TEST_STAMP) chromium systemd-analyze services proxy
 	$(BIN)/ruff check src tests benchmarks docs/examples
 	$(BIN)/pytest -q
 
@@ -56,7 +69,7 @@ proxy:
 ## 6379). Where the local ones are missing, install and start Debian's when root, else say how.
 CHECK_SERVICE := $(BIN)/python tests/store/services.py
 PG_VERSION = $$(ls /etc/postgresql | sort -V | tail -n 1)
-services: $(STAMP)
+services: $(TEST_STAMP)
 	@if ! $(CHECK_SERVICE) postgres; then \
 		if [ -n "$$TERTULIA_TEST_DATABASE_URL" ]; then \
 			echo "PostgreSQL does not answer at TERTULIA_TEST_DATABASE_URL=$$TERTULIA_TEST_DATABASE_URL"; \
@@ -104,7 +117,21 @@ services: $(STAMP)
 		fi; \
 	fi
 
-lint: $(STAMP)
+## systemd-analyze: tests/deploy verify deploy/tertulia.service with it (Debian's systemd)
+systemd-analyze:
+	@if command -v systemd-analyze >/dev/null 2>&1; then \
+		true; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing systemd for systemd-analyze with apt-get…"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends systemd >/dev/null; \
+	else \
+		echo "tests/deploy check the systemd unit with systemd-analyze. Install it with:"; \
+		echo "    sudo apt-get install systemd"; \
+		exit 1; \
+	fi
+
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests benchmarks docs/examples
 	$(BIN)/ruff format --check src tests benchmarks docs/examples
 

@@ -4,24 +4,47 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
+import signal
 import sys
 from pathlib import Path
 
-from .server.config import Config
+from .server.config import LOG_LEVELS, Config
+from .version import VERSION
 
 # sysexits.h's EX_TEMPFAIL: a temporary failure, start again (the store's writer died).
 EXIT_TRY_AGAIN = 75
 # sysexits.h's EX_SOFTWARE: a game folder could not be loaded; starting again will not help.
 EXIT_BROKEN_GAME = 70
+# sysexits.h's EX_CANTCREAT: ``tertulia backup`` could not read the database or write the copy.
+EXIT_BACKUP_FAILED = 73
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "backup":
+        return _backup(args)
+    if args.command == "version":
+        print(VERSION)
+        return 0
+    return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command and flag (tests/deploy checks the documented commands against it)."""
     parser = argparse.ArgumentParser(prog="tertulia", description="Tertulia party-games server")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the server")
     serve.add_argument("--host", help="address to listen on (TERTULIA_HOST, default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (TERTULIA_PORT, default 8000)")
-    serve.add_argument("--db", type=Path, help="SQLite file (TERTULIA_DB, default data/…)")
+    serve.add_argument(
+        "--db",
+        type=Path,
+        help="SQLite file (TERTULIA_DB; default $STATE_DIRECTORY/tertulia.sqlite3 under "
+        "systemd, else data/tertulia.sqlite3 where the server starts)",
+    )
     serve.add_argument("--public-url", help="address players use (TERTULIA_PUBLIC_URL)")
     serve.add_argument("--idle-minutes", type=float, help="close rooms idle this long")
     serve.add_argument(
@@ -58,11 +81,46 @@ def main(argv: list[str] | None = None) -> int:
         help="cluster mode: the shared PostgreSQL log, postgresql://… "
         "(TERTULIA_DATABASE_URL; with --redis-url)",
     )
+    serve.add_argument(
+        "--keep-days",
+        type=float,
+        help="remove finished matches and closed rooms this many days after they ended, 0 "
+        "to keep them for ever (TERTULIA_KEEP_DAYS, default 90)",
+    )
     serve.add_argument("--plain-logs", action="store_true", help="human-readable logs")
-    args = parser.parse_args(argv)
-    if args.command == "serve":
-        return _serve(args)
-    return 2
+    serve.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        help="the least important lines logged (TERTULIA_LOG_LEVEL, default info)",
+    )
+    serve.add_argument(
+        "--access-log",
+        action="store_true",
+        default=None,
+        help="one log line per HTTP request (TERTULIA_ACCESS_LOG=1; default off)",
+    )
+    backup = commands.add_parser(
+        "backup",
+        help="copy the live database (and its key) to PATH, safely while the server runs",
+    )
+    backup.add_argument("path", type=Path, help="the copy to write (it must not exist)")
+    backup.add_argument("--db", type=Path, help="SQLite file (as for serve)")
+    commands.add_parser("version", help="print the version")
+    return parser
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from .store.backup import BackupError, backup
+
+    config = Config.from_env(db_path=args.db)
+    try:
+        copied = backup(config.db_path, args.path, key=config.key_path)
+    except BackupError as error:
+        print(f"tertulia backup: {error}", file=sys.stderr)
+        return EXIT_BACKUP_FAILED
+    for path in copied:
+        print(f"wrote {path}")
+    return 0
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -91,12 +149,16 @@ def _serve(args: argparse.Namespace) -> int:
             metrics_token=args.metrics_token,
             redis_url=args.redis_url,
             database_url=args.database_url,
-            log_json=not args.plain_logs,
+            keep_days=args.keep_days,
+            log_json=False if args.plain_logs else None,
+            log_level=args.log_level,
+            access_log=args.access_log,
         )
     except ValueError as error:
         print(f"tertulia serve: {error}", file=sys.stderr)
         return 2
-    logs.configure(json_lines=config.log_json)
+    logs.configure(json_lines=config.log_json, level=config.log_level, access_log=config.access_log)
+    log = logging.getLogger("tertulia")
     store_lost = []
 
     def stop_for_a_restart() -> None:
@@ -107,18 +169,38 @@ def _serve(args: argparse.Namespace) -> int:
 
     app = create_app(config, GAMES, on_store_lost=stop_for_a_restart)
     server_class = _server_class()
-    print(f"Tertulia is running: open {config.base_url}/  (Ctrl+C stops it)", flush=True)
+    log.info(
+        "Tertulia %s is running: open %s/ (Ctrl+C stops it)",
+        VERSION,
+        config.base_url,
+        extra={"fields": {"version": VERSION, "url": config.base_url, "db": str(config.db_path)}},
+    )
+    log.info("data: %s (back it up with: tertulia backup PATH)", config.db_path)
     # uvicorn handles SIGINT and SIGTERM: it stops accepting, closes sockets, runs shutdown.
-    server = server_class(uvicorn_config(app, config))
-    # After a signal, uvicorn raises it again once it has shut down: SIGINT as KeyboardInterrupt.
-    with contextlib.suppress(KeyboardInterrupt):
-        server.run()
+    server = server_class(uvicorn_config(app, config, access_log=config.access_log))
+    # After a signal, uvicorn raises it again once it has shut down (with the handler that was
+    # there before): SIGINT as KeyboardInterrupt, SIGTERM as _Stopped below, so a stop that
+    # was asked for (Ctrl+C, systemctl stop, docker stop) exits 0 rather than "killed".
+    previous = signal.signal(signal.SIGTERM, _raise_stopped)
+    try:
+        with contextlib.suppress(KeyboardInterrupt, _Stopped):
+            server.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if store_lost:
-        print("Tertulia stopped: its store's writer process died; start it again.", flush=True)
+        log.error("Tertulia stopped: its store's writer process died; start it again.")
         return EXIT_TRY_AGAIN
     if not server.started:
         return 3  # as uvicorn.run: it could not start (the port is taken, for one)
     return 0
+
+
+class _Stopped(Exception):
+    """SIGTERM, raised again by uvicorn once it has shut down."""
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    raise _Stopped
 
 
 def _server_class():

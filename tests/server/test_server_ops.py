@@ -8,12 +8,15 @@ import os
 import signal
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from server_harness import run, subprocess_server
 
 from tertulia.client import Client, ClientError
 from tertulia.server.app import room_qr_svg
+from tertulia.server.config import Config
+from tertulia.version import VERSION
 
 
 def _get(url: str) -> tuple[int, str, bytes]:
@@ -27,7 +30,14 @@ def test_healthz_counts_rooms_and_connections(server):
             await ana.create_room("tiny", "Ana")
             status, _, body = _get(f"{server.base}/healthz")
             assert status == 200
-            assert json.loads(body) == {"status": "ok", "rooms": 1, "connections": 1}
+            assert json.loads(body) == {
+                "status": "ok",
+                "version": VERSION,
+                "rooms": 1,
+                "connections": 1,
+            }
+            status, _, body = _get(f"{server.base}/version")
+            assert status == 200 and json.loads(body) == {"name": "tertulia", "version": VERSION}
 
     run(go())
 
@@ -117,3 +127,46 @@ def test_tertulia_serve_prints_the_address_and_stops_cleanly_on_sigint(tmp_path)
     assert code == 0
     assert f"open http://127.0.0.1:{server.port}/" in output
     assert "Traceback" not in output
+    # The start-up banner is a log line like the rest, naming the version and the database.
+    (banner,) = [json.loads(line) for line in output.splitlines() if "is running" in line]
+    assert banner["level"] == "info" and banner["version"] == VERSION
+    assert banner["db"] == str((tmp_path / "cli.sqlite3").absolute())
+
+
+def test_the_data_folder_is_absolute_and_follows_systemds_state_directory(tmp_path):
+    """ "The data folder is an absolute path resolved at start": without --db it is
+    $STATE_DIRECTORY (systemd's StateDirectory=) or data/ where the server starts, made
+    absolute; a relative --db is made absolute too."""
+    under_systemd = Config.from_env({"STATE_DIRECTORY": "/var/lib/tertulia"})
+    assert under_systemd.db_path == Path("/var/lib/tertulia/tertulia.sqlite3")
+    assert under_systemd.key_path == Path("/var/lib/tertulia/tertulia.sqlite3.key")
+    plain = Config.from_env({})
+    assert plain.db_path == Path.cwd() / "data" / "tertulia.sqlite3"
+    assert Config.from_env({}, db_path="x/t.sqlite3").db_path == Path.cwd() / "x" / "t.sqlite3"
+    assert Config.from_env({"TERTULIA_DB": "/srv/t.db"}).db_path == Path("/srv/t.db")
+
+
+def test_log_level_and_access_log_switches(tmp_path):
+    """--log-level warning keeps info lines out (the banner among them); --access-log adds
+    one line per HTTP request. Both also from the environment."""
+    assert Config.from_env({"TERTULIA_LOG_LEVEL": "DEBUG"}).log_level == "debug"
+    assert Config.from_env({"TERTULIA_ACCESS_LOG": "1"}).access_log is True
+    with pytest.raises(ValueError, match="--log-level"):
+        Config.from_env({"TERTULIA_LOG_LEVEL": "loud"})
+    extra = ("--log-level", "warning", "--access-log")
+    with subprocess_server(tmp_path / "quiet.sqlite3", None, *extra) as server:
+        _get(f"{server.base}/healthz")
+        _get(f"{server.base}/version")
+        server.process.send_signal(signal.SIGINT)
+        server.process.wait(timeout=10)
+        output = server.process.stdout.read().decode()
+    lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+    assert not any(line["level"] == "info" and line["logger"] == "tertulia" for line in lines)
+    access = [line["msg"] for line in lines if line["logger"] == "uvicorn.access"]
+    assert any("GET /version" in msg for msg in access), output
+    with subprocess_server(tmp_path / "default.sqlite3") as server:
+        _get(f"{server.base}/version")
+        server.process.send_signal(signal.SIGINT)
+        server.process.wait(timeout=10)
+        output = server.process.stdout.read().decode()
+    assert "uvicorn.access" not in output and "is running" in output

@@ -171,15 +171,17 @@ def test_replay_starts_from_the_latest_snapshot(open_store: StoreOpener) -> None
             await store.append("ABCD", entries(1, 6))
             await store.save_snapshot("ABCD", 3, b"state@3", at=7.0)
             await store.save_snapshot("ABCD", 5, b"state@5", at=8.0)
-            with pytest.raises(SnapshotError):  # not after the latest one
+            with pytest.raises(SnapshotError):  # behind the latest one
                 await store.save_snapshot("ABCD", 4, b"state@4")
+            # At the same seq it replaces it (a newer version writes the state it reads).
+            await store.save_snapshot("ABCD", 5, b"state@5 again", at=8.5)
             with pytest.raises(SnapshotError):  # ahead of the log
                 await store.save_snapshot("ABCD", 7, b"state@7")
             await store.append("ABCD", entry(7))  # seqs go on from the log, not the snapshot
         async with open_store() as store:
             [live] = await store.load_live_rooms()
             assert live.snapshot is not None
-            assert (live.snapshot.seq, live.snapshot.payload) == (5, b"state@5")
+            assert (live.snapshot.seq, live.snapshot.payload) == (5, b"state@5 again")
             assert [e.seq for e in live.entries] == [6, 7] and live.last_seq == 7
 
     run(body)

@@ -34,7 +34,7 @@ import msgspec
 from .. import protocol as p
 from ..games.base import RuleError
 from ..rooms.manager import RoomManager
-from ..rooms.replay import replay
+from ..rooms.replay import replay_room
 from ..rooms.room import Room
 from ..store.errors import FencedOut, UnknownRoom
 from . import wire
@@ -216,9 +216,12 @@ class ClusterRooms:
         if live.room.game not in self.games:
             await self.leases.release(code)
             return None
-        model, seq = replay(live, self.games)
+        model, seq, snapshot_seq = await replay_room(self.store, live, self.games)
+        if model is None:  # closed meanwhile
+            await self.leases.release(code)
+            return None
         log.info("took over room %s (fence %d)", code, owner.fence)
-        return self.manager.open_restored(model, seq)
+        return self.manager.open_restored(model, seq, snapshot_seq)
 
     async def new_code_owned(self, code: str) -> int | None:
         """For the manager creating a room: this node's fence for ``code``, or None if another

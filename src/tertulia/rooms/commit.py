@@ -10,10 +10,11 @@ rebuilds the room from the store, so memory never runs ahead of the log.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..games.base import RuleError
 from ..protocol import Ack
@@ -21,6 +22,7 @@ from ..store import LogEntry, Store
 from ..store.errors import FencedOut
 from .fanout import FanOut, Pushes
 from .model import MatchStarted, Record, RoomModel, Status, check_new, fold, record_encoder
+from .replay import SNAPSHOT_EVERY, rebuild, snapshot_of
 
 if TYPE_CHECKING:
     from .room import Peer
@@ -69,6 +71,11 @@ class Commits:
         # Pushes carry the room's version; it must only grow, also across a restart (browsers
         # ignore an older version), so it continues from the log's length.
         self.version = seq
+        # The seq of the latest snapshot this room saved or was restored from (see replay.py).
+        self.snapshot_seq = 0
+        # The model holds a change the log does not (folded, its save under way or failed):
+        # no snapshot may be taken of it then, it would not be the state after ``seq``.
+        self.ahead = False
         # Memory may be ahead of the log (a failed save whose rebuild failed too): refuse all.
         self.broken = False
         self._fanout = fanout
@@ -92,9 +99,11 @@ class Commits:
             raise RuleError("server.store", "This room can't save anything right now.")
         was = self.model.status
         check_new(self.model, record)  # live only: replay trusts what was saved
+        self.ahead = True
         try:
             events = fold(self.model, record)  # a RuleError here changed nothing
         except RuleError:
+            self.ahead = False
             raise
         except Exception as bug:  # our bug, maybe half-applied: back to what the log says
             log.exception("room %s: fold failed; rebuilding from the store", self.code)
@@ -157,6 +166,7 @@ class Commits:
         change.told = True
         self.seq += 1
         self.version += 1
+        self.ahead = False
         record = change.record
         try:
             if isinstance(record, MatchStarted):
@@ -169,16 +179,51 @@ class Commits:
             log.exception("room %s: telling change %d failed; it is saved", self.code, self.seq)
         if change.answer is not None:
             change.answer[0].send(Ack(change.answer[1]))
+        if self.seq % SNAPSHOT_EVERY == 0:  # before on_told, which may start the next change
+            self._snapshot()
         try:
             self._on_told(record, change.was)
         except Exception:
             log.exception("room %s: after change %d", self.code, self.seq)
 
+    def _snapshot(self) -> None:
+        """Save the model as it is after record ``seq`` (durable: we are telling it), so a
+        restart folds at most ``SNAPSHOT_EVERY`` records of this room (see ``replay``). Encoded
+        now, while the model is exactly that (the next change may be folded before the save
+        runs); saved in the background and only a cache: if it fails, replay starts earlier."""
+        taken = self._take_snapshot()
+        if taken is not None:
+            in_background(self._save(*taken))
+
+    async def save_snapshot(self) -> None:
+        """Save a snapshot at ``seq`` unless the latest is there already. The server stopping
+        saves one for every room (``RoomManager.shutdown``), so a planned restart folds no
+        record at all. Never raises: a snapshot that is not saved costs replay time only."""
+        taken = self._take_snapshot()
+        if taken is not None:
+            await self._save(*taken)
+
+    def _take_snapshot(self) -> tuple[int, bytes, float] | None:
+        seq = self.seq
+        if seq == 0 or seq <= self.snapshot_seq or self.broken or self.ahead:
+            return None
+        try:
+            return seq, snapshot_of(self.model), self.model.last_activity
+        except Exception:
+            log.exception("room %s: could not encode a snapshot at %d", self.code, seq)
+            return None
+
+    async def _save(self, seq: int, payload: bytes, at: float) -> None:
+        try:
+            await self.store.save_snapshot(self.code, seq, payload, at=at)
+        except Exception as error:  # the room closed meanwhile, or the disk: replay folds more
+            log.warning("room %s: snapshot at %d not saved (%r)", self.code, seq, error)
+            return
+        self.snapshot_seq = max(self.snapshot_seq, seq)
+
     async def rebuild(self) -> None:
         """Memory back to exactly what the log holds; if that fails, refuse every change
         rather than go on from a state nobody saved."""
-        from .replay import rebuild  # late import: replay imports the room's neighbours
-
         try:
             model, seq = await rebuild(self.store, self.code, self.model.games)
         except Exception:
@@ -187,4 +232,13 @@ class Commits:
         if model is None:
             self.broken = True
             return
-        self.model, self.seq, self.broken = model, seq, False
+        self.model, self.seq, self.broken, self.ahead = model, seq, False, False
+
+
+_background: set[asyncio.Task] = set()  # tasks that must not be garbage-collected mid-way
+
+
+def in_background(work: Any) -> None:
+    task = asyncio.get_running_loop().create_task(work)
+    _background.add(task)
+    task.add_done_callback(_background.discard)

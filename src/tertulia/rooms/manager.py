@@ -17,7 +17,7 @@ from ..games.base import RuleError
 from ..store import RoomExists, Store
 from .codes import new_code
 from .model import RoomModel, Status, new_room
-from .replay import replay
+from .replay import replay_room
 from .room import Room, RoomConfig
 from .views import summary
 
@@ -28,6 +28,9 @@ log = logging.getLogger("tertulia.rooms")
 class ManagerConfig:
     idle_seconds: float = 30 * 60  # a room nobody is connected to closes after this
     housekeeping_seconds: float = 30.0
+    # Finished matches and closed rooms are removed this long after they ended (--keep-days);
+    # None keeps them for ever.
+    keep_seconds: float | None = None
     room: RoomConfig = field(default_factory=RoomConfig)
 
 
@@ -67,12 +70,14 @@ class RoomManager:
                     "room %s plays unknown game %s; left closed", live.room.code, live.room.game
                 )
                 continue
-            try:
-                model, seq = replay(live, self.games)
+            try:  # from its snapshot, if it has one this code wrote (see replay.py)
+                model, seq, snapshot_seq = await replay_room(self.store, live, self.games)
             except Exception:  # one unreadable room must not keep every other one down
                 log.exception("room %s could not be restored; left as it is", live.room.code)
                 continue
-            self.open_restored(model, seq)
+            if model is None:
+                continue
+            self.open_restored(model, seq, snapshot_seq)
         self._housekeeping = asyncio.get_running_loop().create_task(self._keep_house())
         log.info("restored %d rooms", len(self.rooms))
         return len(self.rooms)
@@ -138,9 +143,12 @@ class RoomManager:
         ``cluster.node.ClusterRooms.find``)."""
         return self.get(code)
 
-    def open_restored(self, model: RoomModel, seq: int) -> Room:
-        """Open a room rebuilt from its log (after a restart, or taken over in a cluster)."""
-        return self._open(self._room(model, seq), restored=True)
+    def open_restored(self, model: RoomModel, seq: int, snapshot_seq: int = 0) -> Room:
+        """Open a room rebuilt from its log (after a restart, or taken over in a cluster);
+        ``snapshot_seq``: the seq of the snapshot it started from (0: none)."""
+        room = self._room(model, seq)
+        room.commits.snapshot_seq = snapshot_seq
+        return self._open(room, restored=True)
 
     async def let_go(self, room: Room) -> None:
         """Stop a room without closing it: its log stays live for whoever owns it next."""
@@ -218,16 +226,35 @@ class RoomManager:
                 await self._housekeeping
         for room in list(self.rooms.values()):
             await room.stop()
+        # Every room's state as it stops, so the restart folds no record (a crash folds at
+        # most replay.SNAPSHOT_EVERY a room); all at once, so the writer groups them.
+        rooms = list(self.rooms.values())
+        await asyncio.gather(*(room.commits.save_snapshot() for room in rooms))
 
     def _open(self, room: Room, restored: bool = False) -> Room:
         self.rooms[room.code] = room
         room.start(restored=restored)
         return room
 
+    async def remove_expired(self, batch: int = 500) -> int:
+        """Retention: remove what ended longer than ``keep_seconds`` ago (finished matches,
+        closed rooms), ``batch`` rows per write, so the rooms' saves queued meanwhile go
+        between two of them instead of waiting for the whole clean-up. How many rows went."""
+        if self.config.keep_seconds is None:
+            return 0
+        before = self.clock() - self.config.keep_seconds
+        total = 0
+        while removed := await self.store.remove_older_than(before, limit=batch):
+            total += removed
+        if total:
+            log.info("removed %d rows that ended before the retention time", total)
+        return total
+
     async def _keep_house(self) -> None:
         while True:
             await asyncio.sleep(self.config.housekeeping_seconds)
             try:
                 await self.close_idle()
+                await self.remove_expired()
             except Exception:
                 log.exception("housekeeping failed")

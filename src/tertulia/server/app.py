@@ -30,6 +30,7 @@ from ..rooms.identity import Identity
 from ..rooms.manager import ManagerConfig, RoomManager
 from ..rooms.room import RoomConfig
 from ..store import SQLiteStore, Store
+from ..version import VERSION
 from .addresses import is_loopback
 from .config import Config
 from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
@@ -81,7 +82,11 @@ class Tertulia:
         self.manager = RoomManager(
             self.store,
             self.games,
-            ManagerConfig(idle_seconds=self.config.idle_minutes * 60, room=room_config),
+            ManagerConfig(
+                idle_seconds=self.config.idle_minutes * 60,
+                keep_seconds=self.config.keep_days * 86400 if self.config.keep_days > 0 else None,
+                room=room_config,
+            ),
         )
         # What sessions ask for rooms: this process's rooms, or in cluster mode every node's.
         self.rooms: RoomManager | ClusterRooms = self.manager
@@ -219,11 +224,15 @@ def create_app(
         return JSONResponse(
             {
                 "status": trouble or "ok",
+                "version": VERSION,
                 "rooms": len(state.manager.rooms),
                 "connections": len(state.sessions),
             },
             status_code=503 if trouble else 200,
         )
+
+    async def version(request: Request) -> Response:
+        return JSONResponse({"name": "tertulia", "version": VERSION})
 
     async def metrics(request: Request) -> Response:
         refusal = _metrics_refusal(request, config)
@@ -293,6 +302,7 @@ def create_app(
         Route("/api/rooms", rooms_info),
         Route("/api/rooms/{code}", room_info),
         Route("/healthz", health),
+        Route("/version", version),
         Route("/metrics", metrics),  # /ws: straight from the gate, below
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]

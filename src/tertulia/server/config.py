@@ -11,6 +11,19 @@ from .addresses import Network, default_origins, origin_of, parse_networks
 from .guard import Limits
 
 DEFAULT_DATA_DIR = Path("data")
+DB_NAME = "tertulia.sqlite3"
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def default_db_path(env: dict[str, str]) -> Path:
+    """Where the database goes when nobody says (``--db``, ``TERTULIA_DB``): the folder
+    systemd made for us (``StateDirectory=``, given as ``STATE_DIRECTORY``), else ``data/``
+    in the folder the server was started from. Absolute either way, so the start-up line says
+    exactly where it is (a relative path under systemd, with no working directory, would land
+    in ``/data``)."""
+    state = env.get("STATE_DIRECTORY", "").split(":")[0]
+    folder = Path(state) if state else DEFAULT_DATA_DIR
+    return (folder / DB_NAME).absolute()
 
 
 @dataclass(frozen=True)
@@ -41,10 +54,21 @@ class Config:
     # may take over the rooms of one that died, and how long a paused one keeps them.
     lease_seconds: float = 4.0
     database_schema: str | None = None  # the log's tables in this PostgreSQL schema
+    log_level: str = "info"  # one of LOG_LEVELS
+    access_log: bool = False  # one log line per HTTP request (uvicorn's)
+    # Finished matches and closed rooms are removed this many days after they ended; 0 keeps
+    # them for ever (see RoomManager's housekeeping and Store.remove_older_than).
+    keep_days: float = 90.0
 
     @property
     def cluster(self) -> bool:
         return self.redis_url is not None
+
+    def __post_init__(self) -> None:
+        if self.log_level not in LOG_LEVELS:
+            raise ValueError(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
+        if self.keep_days < 0:
+            raise ValueError("--keep-days must be 0 (keep for ever) or more")
 
     @property
     def key_path(self) -> Path:
@@ -74,8 +98,9 @@ class Config:
             values["host"] = env["TERTULIA_HOST"]
         if "TERTULIA_PORT" in env:
             values["port"] = int(env["TERTULIA_PORT"])
-        if "TERTULIA_DB" in env:
-            values["db_path"] = Path(env["TERTULIA_DB"])
+        values["db_path"] = (
+            Path(env["TERTULIA_DB"]) if env.get("TERTULIA_DB") else default_db_path(env)
+        )
         if "TERTULIA_PUBLIC_URL" in env:
             values["public_url"] = env["TERTULIA_PUBLIC_URL"]
         if "TERTULIA_IDLE_MINUTES" in env:
@@ -100,6 +125,12 @@ class Config:
             values["database_url"] = env["TERTULIA_DATABASE_URL"]
         if env.get("TERTULIA_METRICS_TOKEN"):
             values["metrics_token"] = env["TERTULIA_METRICS_TOKEN"]
+        if "TERTULIA_LOG_LEVEL" in env:
+            values["log_level"] = env["TERTULIA_LOG_LEVEL"].lower()
+        if "TERTULIA_ACCESS_LOG" in env:
+            values["access_log"] = env["TERTULIA_ACCESS_LOG"].lower() in ("1", "true", "yes", "on")
+        if "TERTULIA_KEEP_DAYS" in env:
+            values["keep_days"] = float(env["TERTULIA_KEEP_DAYS"])
         connections = overrides.pop("max_connections_per_address", None)
         if connections is None and "TERTULIA_MAX_CONNECTIONS_PER_ADDRESS" in env:
             connections = int(env["TERTULIA_MAX_CONNECTIONS_PER_ADDRESS"])
@@ -108,8 +139,8 @@ class Config:
                 Limits(), connections_per_address=int(connections)
             )
         values.update({k: v for k, v in overrides.items() if v is not None})
-        if isinstance(values.get("db_path"), str):
-            values["db_path"] = Path(values["db_path"])
+        # Absolute, resolved once at start: what the start-up line prints is where it is.
+        values["db_path"] = Path(values["db_path"]).expanduser().absolute()
         if isinstance(values.get("trusted_proxies"), str):
             values["trusted_proxies"] = parse_networks(values["trusted_proxies"])
         config = cls(**values)  # type: ignore[arg-type]

@@ -23,10 +23,22 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
-def configure(json_lines: bool = True, level: int = logging.INFO) -> None:
+PLAIN = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def configure(
+    json_lines: bool = True, level: int | str = logging.INFO, access_log: bool = False
+) -> None:
+    """Every log line to stderr, where journald and ``docker logs`` look: JSON objects, or
+    (``--plain-logs``) text. ``level``: a logging level or its name (``"info"``);
+    ``access_log``: uvicorn's line per request, whatever the level (asked for, so shown)."""
     handler = logging.StreamHandler()
-    if json_lines:
-        handler.setFormatter(JsonFormatter())
+    handler.setFormatter(JsonFormatter() if json_lines else logging.Formatter(PLAIN))
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level)
+    root.setLevel(level.upper() if isinstance(level, str) else level)
+    # uvicorn's own loggers pass their lines to ours (one format for every line).
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).handlers[:] = []
+        logging.getLogger(name).propagate = True
+    logging.getLogger("uvicorn.access").setLevel(logging.INFO if access_log else logging.NOTSET)

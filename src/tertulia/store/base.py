@@ -133,7 +133,9 @@ class Store(Protocol):
     async def save_snapshot(
         self, code: str, seq: int, payload: bytes, *, at: float | None = None
     ) -> None:
-        """Keep the room's state after entry `seq`; replay starts from the latest."""
+        """Keep the room's state after entry `seq`; replay starts from the latest. Only the
+        latest is kept: one at the same seq replaces it (another version's); one behind it,
+        or ahead of the log, is refused (`SnapshotError`)."""
         ...
 
     async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:
@@ -150,8 +152,23 @@ class Store(Protocol):
         """Keep a finished match for `recent_matches`."""
         ...
 
+    async def remove_older_than(self, before: float, *, limit: int = 500) -> int:
+        """Retention (``--keep-days``): remove finished matches whose ``ended_at`` and
+        closed rooms whose close time (with any log and snapshot kept by ``keep_log``) are
+        before ``before``, at most ``limit`` rows of any kind in one short write, and return
+        how many rows went; the caller calls again until it returns 0. Live rooms are never
+        touched. Short on purpose: the rooms' appends wait behind it in a single writer."""
+        ...
+
     async def load_live_rooms(self) -> list[LiveRoom]:
         """Every room not closed, oldest first, each with what replay needs."""
+        ...
+
+    async def load_live_room(self, code: str, *, snapshot: bool = True) -> LiveRoom | None:
+        """One room as ``load_live_rooms`` would give it, or None if no live room has the
+        code. With ``snapshot=False`` it comes with no snapshot and its whole log, from seq
+        1: what replay needs when the latest snapshot cannot be used (one written by another
+        version). A room rebuilding itself after a failed save reads itself with this."""
         ...
 
     async def recent_matches(

@@ -212,6 +212,23 @@ class PostgresStore:
             lambda conn: postgres_reads.recent_matches(conn, limit, game, public_only)
         )
 
+    async def load_live_room(self, code: str, *, snapshot: bool = True) -> LiveRoom | None:
+        """One live room as `load_live_rooms` gives it (None if none has the code); with
+        ``snapshot=False``, its whole log and no snapshot."""
+        live = await self._read(
+            lambda conn: postgres_reads.live_rooms(conn, code=_code(code), snapshot=snapshot)
+        )
+        return live[0] if live else None
+
+    async def remove_older_than(self, before: float, *, limit: int = 500) -> int:
+        """Retention (`Store.remove_older_than`): one short transaction on the reading
+        connection, so the writer's group commits never wait behind it."""
+        if limit < 1:
+            raise ValueError(f"expected limit >= 1, got {limit}")
+        return await self._read(
+            lambda conn: postgres_reads.remove_older_than(conn, _when(before), limit)
+        )
+
     async def shared_identity_key(self) -> bytes:
         """The HMAC key every node derives player ids with (see `postgres_identity`)."""
         from .postgres_identity import shared_key

@@ -237,10 +237,11 @@ class Batch:
                 f"room {request.code!r}: snapshot at seq {snapshot.seq} "
                 f"but the log ends at {room.last_seq}"
             )
-        if room.snapshot_seq is not None and snapshot.seq <= room.snapshot_seq:
+        if room.snapshot_seq is not None and snapshot.seq < room.snapshot_seq:
+            # One at the same seq replaces it (a snapshot of another version's).
             raise SnapshotError(
                 f"room {request.code!r}: snapshot at seq {snapshot.seq} "
-                f"is not after the one at {room.snapshot_seq}"
+                f"is behind the one at {room.snapshot_seq}"
             )
         await self._savepoint(
             "INSERT INTO snapshots (room_id, seq, at, payload) VALUES (%s, %s, %s, %s) "

@@ -19,11 +19,18 @@ _decode_players = msgspec.json.Decoder(list[dict[str, Any]]).decode
 
 
 async def live_rooms(
-    conn: psycopg.AsyncConnection[Any], *, room_id: int | None = None
+    conn: psycopg.AsyncConnection[Any],
+    *,
+    room_id: int | None = None,
+    code: str | None = None,
+    snapshot: bool = True,
 ) -> list[LiveRoom]:
-    """Every live room, oldest first (or only the live room ``room_id``), for replay."""
+    """Every live room, oldest first (or only the live room ``room_id``, or ``code``), for
+    replay; with ``snapshot=False``, no snapshot and the whole log from seq 1."""
     only = "" if room_id is None else "AND r.id = %(room_id)s "
-    params = {"room_id": room_id}
+    if code is not None:
+        only += "AND r.code = %(code)s "
+    params = {"room_id": room_id, "code": code}
     async with conn.transaction():
         await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         cursor = await conn.execute(
@@ -40,12 +47,15 @@ async def live_rooms(
         snapshots = {
             rid: Snapshot(seq, at, payload) for rid, seq, at, payload in await cursor.fetchall()
         }
+        if not snapshot:
+            snapshots = {}
         entries: dict[int, list[LogEntry]] = {room[0]: [] for room in rooms}
         cursor = await conn.execute(
             "SELECT l.room_id, l.seq, l.at, l.payload FROM log l "
             "JOIN rooms r ON r.id = l.room_id "
             "LEFT JOIN snapshots s ON s.room_id = l.room_id "
-            f"WHERE r.closed_at IS NULL AND l.seq > coalesce(s.seq, 0) {only}"
+            f"WHERE r.closed_at IS NULL AND l.seq > {'coalesce(s.seq, 0)' if snapshot else '0'} "
+            f"{only}"
             "ORDER BY l.room_id, l.seq",
             params,
         )
@@ -89,3 +99,29 @@ async def recent_matches(
         )
         for room, game_, started_at, ended_at, players, extra in await cursor.fetchall()
     ]
+
+
+async def remove_older_than(conn: psycopg.AsyncConnection[Any], before: float, limit: int) -> int:
+    """Retention: at most ``limit`` finished matches ended, then closed rooms (their kept log
+    and snapshot with them) closed, before ``before``; returns how many rows went."""
+    removed = 0
+    async with conn.transaction():
+        cursor = await conn.execute(
+            "DELETE FROM finished_matches WHERE id IN (SELECT id FROM finished_matches "
+            "WHERE ended_at < %s ORDER BY id LIMIT %s)",
+            (before, limit),
+        )
+        removed += cursor.rowcount
+        if removed < limit:
+            cursor = await conn.execute(
+                "SELECT id FROM rooms WHERE closed_at IS NOT NULL AND closed_at < %s "
+                "ORDER BY id LIMIT %s",
+                (before, limit - removed),
+            )
+            ids = [row[0] for row in await cursor.fetchall()]
+            if ids:
+                await conn.execute("DELETE FROM log WHERE room_id = ANY(%s)", (ids,))
+                await conn.execute("DELETE FROM snapshots WHERE room_id = ANY(%s)", (ids,))
+                cursor = await conn.execute("DELETE FROM rooms WHERE id = ANY(%s)", (ids,))
+                removed += cursor.rowcount
+    return removed

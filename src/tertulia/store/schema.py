@@ -54,6 +54,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX finished_matches_recent ON finished_matches (ended_at DESC, id DESC);
     CREATE INDEX finished_matches_game ON finished_matches (game, ended_at DESC, id DESC);
     """,
+    # 2: retention finds closed rooms by when they closed (Store.remove_older_than).
+    """
+    CREATE INDEX rooms_closed ON rooms (closed_at) WHERE closed_at IS NOT NULL;
+    """,
 ]
 
 

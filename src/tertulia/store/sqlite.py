@@ -139,11 +139,23 @@ class SQLiteStore:
         args = [match.room, match.game, match.started_at, match.ended_at, players_json, extra_json]
         await self._writer.submit("finished_match", args)
 
+    async def remove_older_than(self, before: float, *, limit: int = 500) -> int:
+        """Remove up to ``limit`` rows of finished matches that ended, and closed rooms that
+        closed, before ``before``; how many went (call again until 0)."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"expected limit to be an int >= 1, got {limit!r}")
+        return await self._writer.submit("remove_expired", [_when(before), limit])
+
     # -- reads ------------------------------------------------------------------
 
     async def load_live_rooms(self) -> list[LiveRoom]:
         """Every room not closed, oldest first, with its snapshot and later entries."""
         return await self._read(ops.read_live_rooms)
+
+    async def load_live_room(self, code: str, *, snapshot: bool = True) -> LiveRoom | None:
+        """One live room as ``load_live_rooms`` gives it (None if it is not live); with
+        ``snapshot=False``, its whole log from seq 1 and no snapshot."""
+        return await self._read(lambda conn: ops.read_live_room(conn, code, snapshot))
 
     async def recent_matches(
         self, limit: int = 20, *, game: str | None = None, public_only: bool = False

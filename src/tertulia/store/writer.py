@@ -17,8 +17,9 @@ back and fails every request in it with `CommitFailed`. Answers are sent only af
 outcome of the COMMIT is known: nothing is acknowledged before it is durable.
 
 Wire format, both ways: frames of a 4-byte big-endian length and a msgpack array.
-Request ``[id, op, args]``; answer ``[id, error, commits, failed_batches]`` where ``error``
-is None or ``[kind, message, cause_kind, cause_message]`` (see `error_from_wire`).
+Request ``[id, op, args]``; answer ``[id, error, commits, failed_batches, result]`` where
+``error`` is None or ``[kind, message, cause_kind, cause_message]`` (see `error_from_wire`)
+and ``result`` what the operation returned (None for most; a count for ``remove_expired``).
 
 Started by `writer_client.WriterProcess`, which passes it the database path, the busy
 timeout in seconds and the file descriptor of its end of a socket pair (``main``).
@@ -121,13 +122,14 @@ def _finished_match(
     ops.insert_match(conn, match, players_json, extra_json)
 
 
-OPS: dict[str, Callable[..., None]] = {
+OPS: dict[str, Callable[..., Any]] = {
     "create_room": _create_room,
     "append": _append,
     "snapshot": _snapshot,
     "meta": ops.set_meta,
     "close": ops.mark_closed,
     "finished_match": _finished_match,
+    "remove_expired": ops.remove_expired,
 }
 
 
@@ -190,9 +192,10 @@ class Counters:
 
 def commit_batch(
     conn: sqlite3.Connection, batch: list[list[Any]], counters: Counters
-) -> list[BaseException | None]:
-    """Run every request of ``batch`` in one transaction; each one's error, or None."""
-    outcomes: list[BaseException | None] = []
+) -> list[tuple[BaseException | None, Any]]:
+    """Run every request of ``batch`` in one transaction; each one's (error or None, what
+    it returned)."""
+    outcomes: list[tuple[BaseException | None, Any]] = []
     single = len(batch) == 1  # nothing to protect from it: no savepoint needed
     try:
         conn.execute("BEGIN IMMEDIATE")
@@ -200,16 +203,16 @@ def commit_batch(
             if not single:
                 conn.execute("SAVEPOINT request")
             try:
-                OPS[op](conn, *args)
+                result = OPS[op](conn, *args)
             except _REQUEST_ERRORS as refused:
                 conn.execute("ROLLBACK" if single else "ROLLBACK TO request")
                 if not single:
                     conn.execute("RELEASE request")
-                outcomes.append(refused)
+                outcomes.append((refused, None))
             else:
                 if not single:
                     conn.execute("RELEASE request")
-                outcomes.append(None)
+                outcomes.append((None, result))
         committed = conn.in_transaction  # False: a lone request was refused and rolled back
         if committed:
             conn.execute("COMMIT")
@@ -221,7 +224,7 @@ def commit_batch(
         for _ in batch:
             error = errors.CommitFailed(f"transaction failed, nothing written: {exc}")
             error.__cause__ = exc
-            failed.append(error)
+            failed.append((error, None))
         return failed
     counters.commits += committed
     return outcomes
@@ -254,12 +257,14 @@ def serve(conn: sqlite3.Connection, sock: socket.socket) -> None:
                 batch, pending = pending[:MAX_BATCH], pending[MAX_BATCH:]
                 outcomes = commit_batch(conn, batch, counters)
                 answers = zip(batch, outcomes, strict=True)
-                sock.sendall(b"".join(_answer(r, e, counters) for r, e in answers))
+                sock.sendall(b"".join(_answer(r, *o, counters) for r, o in answers))
 
 
-def _answer(request: list[Any], error: BaseException | None, counters: Counters) -> bytes:
+def _answer(
+    request: list[Any], error: BaseException | None, result: Any, counters: Counters
+) -> bytes:
     wire_error = error_to_wire(error) if error is not None else None
-    return frame([request[0], wire_error, counters.commits, counters.failed_batches])
+    return frame([request[0], wire_error, counters.commits, counters.failed_batches, result])
 
 
 def main(argv: list[str]) -> int:

@@ -65,7 +65,7 @@ class WriterProcess:
         self._sock = ours
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ids = itertools.count(1)
-        self._pending: dict[int, tuple[asyncio.Future[None], int, _OnDone | None]] = {}
+        self._pending: dict[int, tuple[asyncio.Future[Any], int, _OnDone | None]] = {}
         self._out = bytearray()
         self._in = bytearray()
         self._closing = False
@@ -90,8 +90,9 @@ class WriterProcess:
         *,
         weight: int = 0,
         on_done: _OnDone | None = None,
-    ) -> asyncio.Future[None]:
-        """Send ``op`` now; the future settles after the COMMIT that holds it. ``on_done``
+    ) -> asyncio.Future[Any]:
+        """Send ``op`` now; the future settles after the COMMIT that holds it, with what the
+        operation returned (None for most). ``on_done``
         is called with the outcome first, synchronously: a future's waiters only wake on a
         later turn of the loop, which under load comes late."""
         if self._closing:
@@ -194,14 +195,14 @@ class WriterProcess:
             self._lost()
             return
         self._in += data
-        for request_id, wire_error, commits, failed_batches in frames(self._in):
+        for request_id, wire_error, commits, failed_batches, result in frames(self._in):
             self.stats.commits, self.stats.failed_batches = commits, failed_batches
             future, weight, on_done = self._pending.pop(request_id)
             error = error_from_wire(wire_error) if wire_error is not None else None
             if error is None:
                 self.stats.requests += 1
                 self.stats.entries += weight
-            _settle(future, on_done, error)
+            _settle(future, on_done, error, result)
 
     def _lost(self) -> None:
         """The process is gone: nothing more will be answered."""
@@ -225,7 +226,12 @@ class WriterProcess:
                 log.exception("the store's on_lost failed")
 
 
-def _settle(future: asyncio.Future[None], on_done: _OnDone | None, error: BaseException | None):
+def _settle(
+    future: asyncio.Future[Any],
+    on_done: _OnDone | None,
+    error: BaseException | None,
+    result: Any = None,
+):
     if on_done is not None:
         try:
             on_done(error)
@@ -235,7 +241,7 @@ def _settle(future: asyncio.Future[None], on_done: _OnDone | None, error: BaseEx
     if future.done():
         return
     if error is None:
-        future.set_result(None)
+        future.set_result(result)
     else:
         future.set_exception(error)
 
