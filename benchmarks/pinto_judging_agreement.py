@@ -47,8 +47,10 @@ def main() -> int:
         print(f"{language}: {agreed[language]} of {total[language]}")
     print(f"all: {sum(agreed.values())} of {len(rows)} ({sum(agreed.values()) / len(rows):.1%})")
     for r, mark in misses:
-        print(f"  miss {r['lang']}\t{r['title']}\t{r['interpretation']}\t{r['verdict']}"
-              f"\t(judge: {mark.reason})")
+        print(
+            f"  miss {r['lang']}\t{r['title']}\t{r['interpretation']}\t{r['verdict']}"
+            f"\t(judge: {mark.reason})"
+        )
     cold = _time_all(judging, rows, clear=True)
     warm = _time_all(judging, rows, clear=False)
     print(f"per judgement: {cold * 1e6:.0f} µs cold caches, {warm * 1e6:.0f} µs warm")

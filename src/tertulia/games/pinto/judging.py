@@ -23,14 +23,14 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import msgspec
 import simplemma
 from rapidfuzz.distance import DamerauLevenshtein
 
-from ...text.normalize import fold
+from ...text.normalize import fold as _fold
 from . import judging_words
 from .judging_forms import bases, flat, genders, lemma
 
@@ -159,6 +159,11 @@ MODIFIERS = {
         "smutny",
     },
 }
+
+
+# Per-word work is cached, in bounded caches: the words come from players.
+WORD_CACHE = 1 << 16
+fold = lru_cache(maxsize=WORD_CACHE)(_fold)
 
 
 class Mark(msgspec.Struct, frozen=True):
@@ -354,7 +359,7 @@ def _misspelt(title: list[str], guess: list[str], language: str) -> str | None:
     return "typo" if slips else None
 
 
-@cache
+@lru_cache(maxsize=WORD_CACHE)
 def _category_key(word: str, language: str) -> str:
     """The category check's form of a word (its lemma with gender endings folded)."""
     base = fold(simplemma.lemmatize(word, lang=_LEMMA_LANG[language]))

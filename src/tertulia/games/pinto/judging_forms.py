@@ -16,14 +16,16 @@ plural of "mono".
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import simplemma
 
-from ...text.normalize import fold
+from ...text.normalize import fold as _fold
 from . import judging_words
 
+WORD_CACHE = 1 << 16  # per-word caches are bounded: the words come from players
+fold = lru_cache(maxsize=WORD_CACHE)(_fold)
 _LEMMA_LANG = {"en": "en", "pt-BR": "pt", "es": "es", "pl": "pl"}
 # Letters of a language's alphabet that look like an accented letter of another one.
 OWN_LETTERS = {"es": "ñ", "pl": "ąćęłńóśźż", "en": "", "pt-BR": ""}
@@ -37,7 +39,7 @@ _SHOW = {
 }
 
 
-@cache
+@lru_cache(maxsize=WORD_CACHE)
 def flat(word: str, language: str) -> str:
     """``fold`` that keeps the language's own letters (es "moño" stays "moño")."""
     if not OWN_LETTERS[language]:
@@ -93,7 +95,7 @@ MIN_STEM = 2  # "wives" → "wife", but "mes" is not the plural of "m"
 _VERB_ENDINGS = {"es": ("ar", "er", "ir"), "pt-BR": ("ar", "er", "ir")}
 
 
-@cache
+@lru_cache(maxsize=WORD_CACHE)
 def lemma(word: str, language: str) -> str:
     """The dictionary form of a word, flattened for comparing."""
     return flat(simplemma.lemmatize(word, lang=_LEMMA_LANG[language]), language)
@@ -125,7 +127,7 @@ def _restore(written: str, stem: int, replacement: str, language: str) -> str:
     return written[:stem] + replacement
 
 
-@cache
+@lru_cache(maxsize=WORD_CACHE)
 def bases(word: str, language: str) -> frozenset[str]:
     """The folded dictionary forms ``word`` (lower case, accents kept) may stand for."""
     written = flat(word, language)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from functools import cache
+from functools import cache, lru_cache
 
 from simplemma.strategies import DictionaryLookupStrategy
 
@@ -76,7 +76,7 @@ def _member(table: array, text: str) -> bool:
 _DICTIONARY = DictionaryLookupStrategy()
 
 
-@cache
+@lru_cache(maxsize=1 << 16)  # bounded: the words come from players
 def _known(word: str, code: str) -> bool:
     """simplemma's dictionary lists ``word`` as a form of a common word (not of a name)."""
     found = _DICTIONARY.get_lemma(word, code)
