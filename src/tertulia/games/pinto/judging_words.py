@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 from array import array
 from functools import cache, lru_cache
+from itertools import chain, filterfalse
 
 from simplemma.strategies import DictionaryLookupStrategy
 
@@ -95,16 +96,15 @@ def load(language: str) -> Lexicon:
     buckets = read_cBpack(available_languages("large")[_WORDFREQ_LANG[language]])
     in_use = round((9 - IN_USE) * _BUCKETS_PER_ZIPF)
     frequent = round((9 - FREQUENT) * _BUCKETS_PER_ZIPF)
-    exact: set[int] = set()
-    folded: set[int] = set()
-    common: set[int] = set()
-    for bucket, bucket_words in enumerate(buckets[: in_use + 1]):
-        for word in bucket_words:
-            # Python's str hash: the same within a process, which is all a table needs; two
-            # words sharing a 64-bit hash is too unlikely to plan for.
-            exact.add(hash(word))
-            flat = hash(word if word.isascii() else fold(word))  # wordfreq is lower case
-            folded.add(flat)
-            if bucket <= frequent:
-                common.add(flat)
+    # Built with map() and set operations, not a Python loop per word: this runs in the
+    # room's warm-up thread, and a long pure-Python loop would hold the interpreter lock
+    # against the server's event loop for seconds. wordfreq's words are lower case already,
+    # so only accented ones need folding. Python's str hash is the same within a process,
+    # which is all a table needs; two words sharing a 64-bit hash is too unlikely to plan for.
+    used = list(chain.from_iterable(buckets[: in_use + 1]))
+    common_words = list(chain.from_iterable(buckets[: frequent + 1]))
+    exact = set(map(hash, used))
+    folded = exact | set(map(hash, map(fold, filterfalse(str.isascii, used))))
+    common = set(map(hash, common_words))
+    common |= set(map(hash, map(fold, filterfalse(str.isascii, common_words))))
     return Lexicon(language, _table(exact), _table(folded), _table(common))
