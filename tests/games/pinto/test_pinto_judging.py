@@ -13,7 +13,7 @@ from tertulia.games.pinto.judging import premark, uses_category
 
 PAIRS = Path(__file__).with_name("judging_pairs.tsv")
 # The agreement reported in docs/games/pinto.md; the test keeps it from sliding back.
-MINIMUM_AGREEMENT = 0.93
+MINIMUM_AGREEMENT = 0.97
 
 
 def labelled() -> list[dict[str, str]]:

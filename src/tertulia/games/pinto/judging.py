@@ -2,30 +2,37 @@
 
 "Interpretations must match with what the artist wrote, but those that differ in number
 (singular/plural), genre and synonyms are valid." The server marks each interpretation and
-says why (same words, plural, gender, synonym, typo); the artist confirms or flips each mark
-before scoring, so the pre-mark only has to be a good first guess, never the final word.
+says why (same words, plural, gender, synonym, typo); the marks can be changed before
+scoring, so the pre-mark only has to be a fair first judgement, never the final word.
 
-Tolerant (the default): case, accents, punctuation and articles are ignored; each word is
-reduced to a key — its lemma (simplemma, per language) with gender endings folded by a few
-rules per language; keys equal means right; keys in one synonym group (our lexicon) means
-right; one letter off in a longer word is a typo and right. Perfect (the rulebook's variant):
-only case and surrounding spaces are forgiven.
+Tolerant (the default), word by word after dropping articles: the same word in case or
+accents (but not in a letter the language counts as its own: es "mono" is not "moño"), in
+another number or gender (``judging_forms``), or a synonym (our lexicon); a guess may add a
+plain describing word ("red apple" for "apple") but a title is matched as a whole ("snow" is
+not "Snow White", "white wine" not "red wine"); a slip of a letter or two in a longer word
+is a typo, unless the slip is itself a real word ("house" is not a typo of "horse":
+``judging_words``). Perfect (the rulebook's variant): only case and surrounding spaces are
+forgiven.
 
-Everything here is deterministic, so a replayed match pre-marks exactly as it did live.
+Deterministic for given versions of simplemma and wordfreq (pinned in pyproject.toml), so a
+replayed match pre-marks as it did live.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import msgspec
 import simplemma
 from rapidfuzz.distance import DamerauLevenshtein
 
-from ...text.normalize import fold
+from ...text.normalize import fold as _fold
+from . import judging_words
+from .judging_forms import bases, flat, genders, lemma
 
 ARTICLES = {
     "en": {"a", "an", "the"},
@@ -35,8 +42,8 @@ ARTICLES = {
 }
 _LEMMA_LANG = {"en": "en", "pt-BR": "pt", "es": "es", "pl": "pl"}
 _WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
-# Gender and number endings folded to one form: gata/gato, médica/médico, profesora/profesor,
-# lekarka/lekarz is irregular enough to live in the synonym lexicon instead.
+# The category check's ending rules (``uses_category``), kept as they were: that check runs
+# again when a saved match is replayed, so it must not start refusing a saved title.
 _ENDINGS = {
     "pt-BR": [
         ("oras", "or"),
@@ -154,10 +161,20 @@ MODIFIERS = {
 }
 
 
+# Per-word work is cached, in bounded caches: the words come from players.
+WORD_CACHE = 1 << 16
+fold = lru_cache(maxsize=WORD_CACHE)(_fold)
+
+
 class Mark(msgspec.Struct, frozen=True):
     right: bool
     reason: str  # same | case_accents | article | number | gender | synonym | typo | blank
     # | different
+
+
+# When several words differ for several reasons, the mark names the strongest.
+_STRENGTH = ["same", "case_accents", "number", "gender", "synonym", "typo"]
+MAX_PHRASES = 64  # spellings of a phrase tried against the lexicon (titles are short)
 
 
 def premark(title: str, interpretation: str, language: str, perfect: bool = False) -> Mark:
@@ -170,31 +187,26 @@ def premark(title: str, interpretation: str, language: str, perfect: bool = Fals
     if " ".join(title.split()) == " ".join(interpretation.split()):
         return Mark(True, "same")
     title_words, guess_words = words(title), words(interpretation)
-    if [fold(w) for w in title_words] == [fold(w) for w in guess_words]:
+    if _folds_alike(title_words, guess_words, language):
         return Mark(True, "case_accents")
     articles = ARTICLES[language]
     title_core = [w for w in title_words if fold(w) not in articles] or title_words
     guess_core = [w for w in guess_words if fold(w) not in articles] or guess_words
-    if [fold(w) for w in title_core] == [fold(w) for w in guess_core]:
+    dropped = title_core != title_words or guess_core != guess_words
+    if dropped and _folds_alike(title_core, guess_core, language):
         return Mark(True, "article")
-    title_keys = [key(w, language) for w in title_core]
-    guess_keys = [key(w, language) for w in guess_core]
-    if _same_forms(title_core, guess_core, language):
-        return Mark(
-            True, "gender" if _gender_differs(title_core, guess_core, language) else "number"
-        )
-    if synonyms(" ".join(title_keys), " ".join(guess_keys), language):
-        return Mark(True, "synonym")
-    # "red apple" and "apple" name the same thing: a plain describing word may come or go.
-    title_things = [k for k in title_keys if k not in MODIFIERS[language]] or title_keys
-    guess_things = [k for k in guess_keys if k not in MODIFIERS[language]] or guess_keys
-    if title_things == guess_things:
-        return Mark(True, "same")
-    if synonyms(" ".join(title_things), " ".join(guess_things), language):
-        return Mark(True, "synonym")
-    if _misspelt(" ".join(fold(w) for w in title_core), " ".join(fold(w) for w in guess_core)):
-        return Mark(True, "typo")
-    return Mark(False, "different")
+    if _joined(title_core, language) == _joined(guess_core, language):
+        return Mark(True, "same")  # "snow man", "snow-man" for "snowman"
+    reason = _match(title_core, guess_core, language)
+    if reason is None:
+        # The guess may add plain describing words the title does not have ("red apple"
+        # for "apple"); never drop any of the title's words ("snow" for "Snow White").
+        extra = _added_modifiers(title_core, guess_core, language)
+        if extra:
+            reason = _match(title_core, [w for w in guess_core if w not in extra], language)
+    if reason is None:
+        reason = _misspelt(title_core, guess_core, language)
+    return Mark(True, reason) if reason else Mark(False, "different")
 
 
 def words(text: str) -> list[str]:
@@ -202,58 +214,109 @@ def words(text: str) -> list[str]:
     return _WORD.findall(unicodedata.normalize("NFC", text).casefold())
 
 
-@cache
-def lemma(word: str, language: str) -> str:
-    """The dictionary form of a word, folded (accents and case gone) for comparing."""
-    return fold(simplemma.lemmatize(word, lang=_LEMMA_LANG[language]))
+def _joined(core: list[str], language: str) -> str:
+    return "".join(flat(w, language) for w in core).replace("-", "").replace("'", "")
 
 
-@cache
-def key(word: str, language: str) -> str:
-    """One form for a word's number and gender variants, from its lemma."""
-    return _fold_endings(lemma(word, language), language)
+def _folds_alike(a: list[str], b: list[str], language: str) -> bool:
+    """The same words but for case and accents. A difference in a letter the language
+    counts as its own (ñ, ł, ż) counts only while the guess is not another real word: pl
+    "zolw" is "żółw" typed on a plain keyboard, es "mono" is a monkey, not a "moño"."""
+    if len(a) != len(b):
+        return False
+    return all(_same_letters(x, y, language) for x, y in zip(a, b, strict=True))
 
 
-def _fold_endings(base: str, language: str) -> str:
-    for ending, replacement in _ENDINGS[language]:
-        if base.endswith(ending) and len(base) - len(ending) >= 3:
-            return base[: -len(ending)] + replacement
-    return base
+def _same_letters(x: str, y: str, language: str) -> bool:
+    if fold(x) != fold(y):
+        return False
+    if flat(x, language) == flat(y, language):
+        return True
+    lexicon = judging_words.load(language)
+    return not (lexicon.is_word(x) and lexicon.is_word(y))
 
 
-def _gender_differs(a: list[str], b: list[str], language: str) -> bool:
-    """For the reason shown to the artist: do the words differ by gender (gato / gata)?"""
+def _match(title: list[str], guess: list[str], language: str) -> str | None:
+    """Word by word the same words, in any number or gender or as synonyms; or the whole
+    phrase a synonym of the whole title ("kostka do gry" / "kość do gry")."""
+    if len(title) == len(guess):
+        reasons = [_word_match(x, y, language) for x, y in zip(title, guess, strict=True)]
+        if None not in reasons:
+            return max(reasons, key=_STRENGTH.index)  # type: ignore[arg-type]
+    return "synonym" if _in_one_group(title, guess, language) else None
+
+
+def _word_match(x: str, y: str, language: str) -> str | None:
+    if x == y:
+        return "same"
+    if _same_letters(x, y, language):
+        return "case_accents"
+    if bases(x, language) & bases(y, language):
+        return "gender" if _gender_differs(x, y, language) else "number"
+    if _in_one_group([x], [y], language):
+        return "synonym"
+    return None
+
+
+def _gender_differs(x: str, y: str, language: str) -> bool:
+    """For the reason shown: do the words differ by gender (gato / gata), not number?"""
+    feminine = genders(language)
+    if {flat(x, language), flat(y, language)} & feminine.keys():
+        return True
     if language in ("pt-BR", "es"):
 
         def gender(word: str) -> str:
             bare = fold(word).removesuffix("s")
             return "f" if bare.endswith(("a", "ora")) else "m"
 
-        return any(gender(x) != gender(y) for x, y in zip(a, b, strict=True))
-    return [lemma(w, language) for w in a] != [lemma(w, language) for w in b]
+        return gender(x) != gender(y)
+    return False  # en and pl gender forms are synonym groups (lion / lioness)
 
 
-def _same_forms(a: list[str], b: list[str], language: str) -> bool:
-    """Word by word, the same word in another number or gender. Each word is tried through
-    its lemma and as written, since a lemmatizer may read a noun as a verb (pt "gata")."""
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b, strict=True):
-        xs = {key(x, language), _fold_endings(fold(x), language)}
-        ys = {key(y, language), _fold_endings(fold(y), language)}
-        if not xs & ys:
-            return False
-    return True
+def _added_modifiers(title: list[str], guess: list[str], language: str) -> list[str]:
+    """The guess's plain describing words (colour, size, age) that the title lacks."""
+    plain = MODIFIERS[language]
+    return [
+        w
+        for w in guess
+        if {fold(b) for b in bases(w, language)} & plain
+        and not any(bases(w, language) & bases(t, language) for t in title)
+    ]
 
 
-def synonyms(title_key: str, guess_key: str, language: str) -> bool:
+def _phrases(core: list[str], language: str) -> set[str]:
+    """The phrase in every combination of its words' forms (a few dozen at most)."""
+    found: set[str] = set()
+    for combination in itertools.product(*(sorted(bases(w, language)) for w in core)):
+        found.add(" ".join(combination))
+        if len(found) >= MAX_PHRASES:
+            break
+    return found
+
+
+def _in_one_group(title: list[str], guess: list[str], language: str) -> bool:
     groups = synonym_index(language)
-    return bool(groups.get(title_key, set()) & groups.get(guess_key, set()))
+    title_groups: set[int] = set()
+    for phrase in _phrases(title, language):
+        title_groups |= groups.get(phrase, set())
+    if not title_groups:
+        return False
+    return any(groups.get(p, set()) & title_groups for p in _phrases(guess, language))
+
+
+def synonyms(title: str, guess: str, language: str) -> bool:
+    """``title`` and ``guess`` (any forms) are in one synonym group."""
+    return _in_one_group(_core(title, language), _core(guess, language), language)
+
+
+def _core(text: str, language: str) -> list[str]:
+    found = words(text)
+    return [w for w in found if fold(w) not in ARTICLES[language]] or found
 
 
 @cache
 def synonym_index(language: str) -> dict[str, set[int]]:
-    """Each member's key → the numbers of the groups it is in (synonyms/<lang>.txt)."""
+    """Each member, flattened → the numbers of the groups it is in (synonyms/<lang>.txt)."""
     index: dict[str, set[int]] = {}
     path = resources.files(__package__) / "synonyms" / f"{language}.txt"
     if not path.is_file():
@@ -264,28 +327,53 @@ def synonym_index(language: str) -> dict[str, set[int]]:
             continue
         number += 1
         for member in line.split("|"):
-            member_words = [w for w in words(member) if fold(w) not in ARTICLES[language]]
+            member_words = _core(member, language)
             if member_words:
-                member_key = " ".join(key(w, language) for w in member_words)
-                index.setdefault(member_key, set()).add(number)
+                key_ = " ".join(flat(w, language) for w in member_words)
+                index.setdefault(key_, set()).add(number)
     return index
 
 
-def _misspelt(a: str, b: str) -> bool:
-    """One slip (a letter wrong, missing, extra, or two swapped) in a word of 5+ letters, two
-    in one of 8+ ("elefnate"); shorter words are too easily another word (cat, car)."""
-    shorter = min(len(a), len(b))
-    if shorter < TYPO_MIN_LENGTH:
-        return False
-    allowed = 2 if shorter >= 8 else 1
-    return DamerauLevenshtein.distance(a, b) <= allowed
+def _misspelt(title: list[str], guess: list[str], language: str) -> str | None:
+    """Word by word, the same words but for slips: one (a letter wrong, missing, extra, or
+    two swapped) in a word of 5+ letters, two in one of 8+ ("elefnate"); shorter words are
+    too easily another word (cat, car). A slip that is itself a real word, while the title's
+    word is one too, is another word: "house" for "horse", es "plaza" for "playa"."""
+    if len(title) != len(guess):
+        return None
+    lexicon = judging_words.load(language)
+    slips = 0
+    for x, y in zip(title, guess, strict=True):
+        if _word_match(x, y, language):
+            continue
+        a, b = fold(x), fold(y)
+        shorter = min(len(a), len(b))
+        if shorter < TYPO_MIN_LENGTH:
+            return None
+        allowed = 2 if shorter >= 8 else 1
+        if DamerauLevenshtein.distance(a, b) > allowed:
+            return None
+        if lexicon.is_word_or_spelling(y) and lexicon.is_word_or_spelling(x):
+            return None
+        slips += 1
+    return "typo" if slips else None
+
+
+@lru_cache(maxsize=WORD_CACHE)
+def _category_key(word: str, language: str) -> str:
+    """The category check's form of a word (its lemma with gender endings folded)."""
+    base = fold(simplemma.lemmatize(word, lang=_LEMMA_LANG[language]))
+    for ending, replacement in _ENDINGS[language]:
+        if base.endswith(ending) and len(base) - len(ending) >= 3:
+            return base[: -len(ending)] + replacement
+    return base
 
 
 def uses_category(title: str, forms: tuple[str, ...], language: str) -> str | None:
     """The word of ``title`` that is the category's name in some form, if any."""
-    banned = set(forms) | {key(f, language) for f in forms}
+    banned = set(forms) | {_category_key(f, language) for f in forms}
     for word in words(title):
-        if fold(word) in banned or key(word, language) in banned:
+        if fold(word) in banned or _category_key(word, language) in banned:
             return word
     return None
 
@@ -293,4 +381,6 @@ def uses_category(title: str, forms: tuple[str, ...], language: str) -> str | No
 def warm_up(language: str) -> None:
     """Load a language's dictionaries ahead of time (Polish takes seconds): off the event loop."""
     lemma("warm", language)
+    judging_words.load(language)
+    genders(language)
     synonym_index(language)
