@@ -209,6 +209,14 @@ export function createReveal(ctx) {
 
 // ------------------------------------------------------------------ the scoreboard
 
+const WAIT_TAGS = {
+  choose: "game.pitacor.tag.choosing",
+  clue1: "game.pitacor.tag.writing",
+  clue2: "game.pitacor.tag.writing",
+  guess1: "game.pitacor.tag.placing",
+  guess2: "game.pitacor.tag.placing",
+};
+
 export function createScores(ctx) {
   const list = h("ol", { class: "scoreboard pc-scores", id: "scoreboard", "aria-labelledby": "pitacor-scores-title" });
   const el = h("section", { class: "card pc-scores-card", "aria-labelledby": "pitacor-scores-title" }, ht("h2", { id: "pitacor-scores-title" }, "game.scores"), list);
@@ -231,7 +239,8 @@ export function createScores(ctx) {
         else if (offline) tags.push(ht("span", { class: "pill" }, "lobby.offline"));
         if (p.plays_from > v.round && !p.left) tags.push(ht("span", { class: "pill" }, "game.pitacor.tag.next_round"));
         if (guessing && confirmed.has(p.id)) tags.push(ht("span", { class: "pill pc-done" }, "game.pitacor.tag.placed"));
-        else if (waiting.has(p.id) && v.phase !== "reveal") tags.push(ht("span", { class: "pill waiting" }, "game.waiting_tag"));
+        // What we wait for them to do, not a bare "Waiting" (it read as if the giver waited).
+        else if (waiting.has(p.id) && WAIT_TAGS[v.phase]) tags.push(ht("span", { class: "pill waiting" }, WAIT_TAGS[v.phase]));
         const gained = revealed && v.points[p.id] !== undefined ? h("span", { class: "pc-gained" }, `+${v.points[p.id]}`) : null;
         return h(
           "li",
