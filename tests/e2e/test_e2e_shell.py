@@ -399,3 +399,38 @@ def test_sounds_on_your_turn_and_when_time_is_almost_up_off_by_default(player):
     hearing.wait_for_timeout(1000)
     assert tones(hearing) == []
     assert tones(deaf) == [] and buzzes(deaf) == []
+
+
+def test_a_rooms_words_default_to_the_hosts_language_and_the_lobby_says_so(player, artifacts):
+    """Issue 19.3: "Default the deck and category language to the host's interface language,
+    show the choice plainly in the lobby." A Polish host's Haiclue room deals Polish tiles and
+    a pt-BR guest is told so in Portuguese; picking Pintó, its categories are Polish too, and
+    "restore defaults" keeps them Polish. The host may still choose another language."""
+    ana, bo = player(locale="pl-PL"), player(viewport=PHONE, locale="pt-BR")
+    ana.locator("#game").select_option("haiclue")
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    expect(ana.locator("#setting-deck")).to_have_value("pl")
+    expect(ana.locator("#room-language")).to_have_text("Język kafelków: Polski")
+    expect(bo.locator("#room-language")).to_have_text("Peças de palavras em: Polski")
+    bo.screenshot(path=artifacts / "lobby-room-language-phone.png", full_page=True)
+
+    ana.locator("#choose-game").select_option("pinto")
+    expect(ana.locator("#setting-language")).to_have_value("pl")
+    expect(bo.locator("#room-language")).to_have_attribute("data-lang", "pl")
+    expect(bo.locator("#room-language")).to_contain_text("Polonês")
+    ana.locator("#setting-language").select_option("es")
+    expect(bo.locator("#room-language")).to_contain_text("Espanhol")
+    ana.locator("#restore-defaults").click()
+    expect(ana.locator("#setting-language")).to_have_value("pl")
+    expect(bo.locator("#room-language")).to_contain_text("Polonês")
+    ana.screenshot(path=artifacts / "lobby-room-language-laptop.png", full_page=True)
+
+
+def test_an_english_host_keeps_english_words(player):
+    """Nothing to change for a host whose interface is English: the default stays."""
+    ana = player()
+    ana.locator("#game").select_option("pinto")
+    create_room(ana, "Ana")
+    expect(ana.locator("#setting-language")).to_have_value("en")
+    expect(ana.locator("#room-language")).to_contain_text("English")

@@ -4,6 +4,7 @@ import { avatar } from "./avatar.js";
 import { gameName, h, ht, label, replace, showError } from "./dom.js";
 import { has, language, onLanguageChange } from "./i18n.js";
 import { prefs } from "./prefs.js";
+import { useMyLanguage } from "./room_language.js";
 
 const REFRESH_MS = 5000;
 const CODE = /^[A-Za-z0-9]{4,6}$/;
@@ -151,6 +152,9 @@ export function mount(main, app) {
       });
       const code = data?.room || app.push?.room?.code;
       app.conn.room = { code, nickname: currentNickname() };
+      // The room's words (a deck, categories) in the language this host is using.
+      const game = games.find((g) => g.name === gameSelect.value);
+      await useMyLanguage(app.conn, game, game?.defaults);
       app.navigate(`/r/${code}`);
     } catch (error) {
       refuse(error, createError);
