@@ -442,3 +442,21 @@ def test_the_clue_giver_sees_their_target_on_the_board_throughout(player, artifa
         expect(page.locator("#pitacor-reveal-target")).to_contain_text(target)
         assert giver_target_on_board(page) == [target]
     expect(giver.locator("#pitacor-target-note")).to_be_hidden()
+    # 19.2: the reveal magnified around the target, every marker with what it scored (the
+    # far first markers either in the window at +0 or listed under it).
+    phone = guessers[0] if guessers[0].viewport_size == PHONE else guessers[1]
+    inset = phone.locator("#pitacor-inset")
+    expect(inset).to_be_visible()
+    expect(inset.locator(".pc-inset-cell.target")).to_have_count(1)
+    expect(inset.locator(".pc-inset-marker[data-points='2'] .pc-inset-points")).to_have_text(
+        ["+2", "+2"]
+    )
+    expect(inset.locator(".pc-inset-marker[data-points='1'] .pc-inset-points")).to_have_text(["+1"])
+    shown = inset.locator(".pc-inset-marker").count() + inset.locator(".pc-inset-far li").count()
+    assert shown == 4
+    cell_width = inset.locator(".pc-inset-cell").first.bounding_box()["width"]
+    assert cell_width >= 36, f"magnified cells are {cell_width} px wide on a phone"
+    expect(inset.locator(".pc-inset-legend li")).to_have_text(
+        ["target+3", "next to it+2", "the ring after+1"]
+    )
+    snap(phone, artifacts, "target-reveal-phone")

@@ -2,6 +2,7 @@
 // confirm, the reveal's results, the scoreboard, the turn order, the podium and the past rounds.
 
 import { h, ht, replace, showError, tx } from "../../dom.js";
+import { createInset } from "./inset.js";
 import { cellName, clockText, inkFor, nameOf, parseCell } from "./util.js";
 
 // ------------------------------------------------------------------ clue bar and clock
@@ -145,7 +146,19 @@ export function createReveal(ctx) {
   const next = ht("button", { type: "button", class: "primary big", id: "pitacor-next", hidden: true }, "game.pitacor.reveal.next");
   const nextError = h("p", { class: "field-error", hidden: true });
   const nextNote = h("p", { class: "hint", id: "pitacor-next-note" });
-  const el = h("section", { class: "card pc-reveal", id: "pitacor-reveal", "aria-labelledby": "pitacor-reveal-title", hidden: true }, title, target, list, next, nextError, nextNote);
+  // The target and the markers around it, magnified: the board's cells are too small to
+  // read the reveal on a phone.
+  const inset = createInset(ctx);
+  const el = h(
+    "section",
+    { class: "card pc-reveal", id: "pitacor-reveal", "aria-labelledby": "pitacor-reveal-title", hidden: true },
+    title,
+    target,
+    h("div", { class: "pc-reveal-body" }, inset.el, list),
+    next,
+    nextError,
+    nextNote,
+  );
   next.addEventListener("click", async () => {
     next.disabled = true;
     try {
@@ -163,6 +176,7 @@ export function createReveal(ctx) {
     const v = push.view;
     const shown = (v.phase === "reveal" || v.phase === "ended") && Boolean(v.target) && Boolean(v.points);
     el.hidden = !shown;
+    inset.update(push, colours);
     if (!shown) {
       last = "";
       return;
