@@ -385,6 +385,15 @@ def giver_target_on_board(page) -> list[str]:
     ]
 
 
+def short_status_bar(page, step: str) -> None:
+    """19.6: on a phone the sticky status bar is at most two lines (it was often three,
+    ~90 of 640 px)."""
+    if page.viewport_size != PHONE:
+        return
+    height = page.locator("#status-bar").evaluate("el => el.getBoundingClientRect().height")
+    assert height <= 56, f"the status bar is {height} px tall during {step}"
+
+
 def test_the_clue_giver_sees_their_target_on_the_board_throughout(player, artifacts):
     """Issue 19.1: "Show the target on the giver's board throughout (and only on the
     giver's)". Through both clues and both guesses the giver's board rings the target and
@@ -407,6 +416,8 @@ def test_the_clue_giver_sees_their_target_on_the_board_throughout(player, artifa
 
     def only_the_giver_sees_it(step: str) -> None:
         assert giver_target_on_board(giver) == [target], step
+        for page in pages:
+            short_status_bar(page, step)
         expect(giver.locator("#pitacor-target-note")).to_contain_text(f"Your target: {target}")
         expect(giver.locator("#pitacor-board .pc-zone.ring1")).to_have_count(1)
         for page, wire in zip(guessers, guesser_wires, strict=True):
@@ -460,3 +471,5 @@ def test_the_clue_giver_sees_their_target_on_the_board_throughout(player, artifa
         ["target+3", "next to it+2", "the ring after+1"]
     )
     snap(phone, artifacts, "target-reveal-phone")
+    for page in pages:
+        short_status_bar(page, "the reveal")
