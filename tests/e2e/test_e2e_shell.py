@@ -434,3 +434,15 @@ def test_an_english_host_keeps_english_words(player):
     create_room(ana, "Ana")
     expect(ana.locator("#setting-language")).to_have_value("en")
     expect(ana.locator("#room-language")).to_contain_text("English")
+
+
+def test_the_lobbys_chat_lines_up_with_the_other_cards_and_its_box_is_on_screen(player):
+    """Issue 19.8: "the lobby's Chat heading sits above the other card titles and the chat
+    input is clipped" on a 1280×800 laptop."""
+    ana = player(viewport=LAPTOP)
+    create_room(ana, "Ana")
+    chat_title = ana.locator("#chat-title").bounding_box()
+    seats_title = ana.locator("#seats-title").bounding_box()
+    assert abs(chat_title["y"] - seats_title["y"]) <= 2, (chat_title, seats_title)
+    box = ana.locator("#chat-input").bounding_box()
+    assert box["y"] + box["height"] <= LAPTOP["height"], box
