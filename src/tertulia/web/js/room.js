@@ -178,7 +178,6 @@ export function mount(main, app, { code }) {
         title,
         h("div", { class: "room-head-tools" }, howto.el, leaveButton),
       ),
-      offerSlot,
       h("div", { class: "room-columns" }, body, chat.el),
     );
     // On a phone the chat button lives in the sticky status bar (hidden on a wide screen).
@@ -304,7 +303,9 @@ export function mount(main, app, { code }) {
       dropGame();
       if (!lobby) {
         lobby = createLobby(app);
-        replace(body, lobby.el);
+        // The first-timer's offer heads the lobby's column (above both columns it pushed the
+        // chat's box below the fold on a laptop).
+        replace(body, offerSlot, lobby.el);
       }
       lobby.update(push);
       chat.setAllowed(true);
