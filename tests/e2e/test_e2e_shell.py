@@ -457,3 +457,26 @@ def test_the_lobbys_chat_lines_up_with_the_other_cards_and_its_box_is_on_screen(
         title = ana.locator(other).bounding_box()
         assert abs(chat_title["y"] - title["y"]) <= 2, (other, chat_title, title)
     box_on_screen()
+
+
+def test_a_new_step_scrolled_into_view_lands_wholly_under_the_status_bar(player):
+    """Issue 19.6: "scrolling a new step into view leaves text half under it". A push that
+    makes the status line longer (the bar grows) and brings the next step into view in the
+    same moment: the step's top ends below the bar, not under it."""
+    ana = player(viewport=PHONE)
+    ana.emulate_media(reduced_motion="reduce")
+    create_room(ana, "Ana")
+    top, bar = ana.evaluate(
+        """async () => {
+            const { bringIntoView } = await import('/static/js/dom.js');
+            const step = document.querySelector('.settings-card');
+            window.scrollTo(0, 0);
+            document.getElementById('status-line').textContent =
+                'A much longer status line than before, which takes two lines on a phone';
+            bringIntoView(step);
+            await new Promise((done) => setTimeout(done, 600));
+            return [step.getBoundingClientRect().top,
+                    document.getElementById('status-bar').getBoundingClientRect().bottom];
+        }"""
+    )
+    assert bar <= top <= bar + 16, (top, bar)
