@@ -25,6 +25,7 @@ export function createBoard(ctx, { onActivate }) {
   let peekTimer = null;
   let peeked = null;
   let shownInColour = true;
+  let noteSig = "";
 
   function build(board) {
     size = { cols: board.cols, rows: board.rows, id: board.id };
@@ -246,9 +247,9 @@ export function createBoard(ctx, { onActivate }) {
   function paintNote(target, colours) {
     const at = parseCell(target);
     const hex = colours && at ? colours[at[0] * size.cols + at[1]] : null;
-    const sig = `${target}|${hex}|${shownInColour}`;
-    if (note.dataset.sig === sig) return;
-    note.dataset.sig = sig;
+    const sig = `${target}|${hex}|${shownInColour}`; // kept here, not in an attribute (see top)
+    if (noteSig === sig) return;
+    noteSig = sig;
     note.replaceChildren(
       h("span", { class: "pc-target-icon", "aria-hidden": "true" }),
       shownInColour && hex ? h("span", { class: "pc-swatch small", style: `background: ${hex}` }) : null,
