@@ -34,6 +34,8 @@ export function createInset(ctx) {
     const shown = (v.phase === "reveal" || v.phase === "ended") && Boolean(v.target) && Boolean(v.points);
     el.hidden = !shown;
     if (!shown) {
+      // Emptied, not just hidden: the next round's page holds no cells of this one.
+      if (last) for (const part of [grid, legend, far]) replace(part);
       last = "";
       return;
     }
@@ -64,7 +66,6 @@ export function createInset(ctx) {
             {
               class: `pc-inset-cell${name === v.target ? " target" : ""}`,
               style: `grid-area: ${r - top + 1} / ${c - left + 1}${hex ? `; --cell: ${hex}; --ink: ${inkFor(hex)}` : ""}`,
-              dataset: { cell: name },
             },
             m ? marker(push, m, pointsFor(ring, settings)) : null,
           ),
