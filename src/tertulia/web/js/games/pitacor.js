@@ -209,8 +209,9 @@ export function mount(element, ctx) {
     const giving = !giver.el.hidden;
     screen.classList.toggle("giving", giving);
     if (!giving) return;
-    const top = boardArea.getBoundingClientRect().top + window.scrollY;
-    screen.style.setProperty("--giver-room", `${Math.round(top + 16)}px`);
+    const room = `${Math.round(boardArea.getBoundingClientRect().top + window.scrollY + 16)}px`;
+    // Set only when it moves: a new value restyles the whole board.
+    if (screen.style.getPropertyValue("--giver-room") !== room) screen.style.setProperty("--giver-room", room);
   }
 
   function render() {
