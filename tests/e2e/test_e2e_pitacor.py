@@ -375,3 +375,101 @@ def test_a_guesser_whose_clock_runs_out_is_told_no_marker_was_placed(player):
         expect(row.locator(".pc-round-points")).to_have_text("+0")
         busy_row = page.locator("#pitacor-points li", has_text=names[busy])
         expect(busy_row.locator(".pc-no-marker")).to_have_count(0)
+
+
+def giver_target_on_board(page) -> list[str]:
+    """The cells the board rings as the target, by their coordinate (the cell's text)."""
+    return [
+        text.split()[0] if text.split() else ""
+        for text in page.locator("#pitacor-board .pc-cell.target .pc-coord").all_inner_texts()
+    ]
+
+
+def short_status_bar(page, step: str) -> None:
+    """19.6: on a phone the sticky status bar is at most two lines (it was often three,
+    ~90 of 640 px)."""
+    if page.viewport_size != PHONE:
+        return
+    height = page.locator("#status-bar").evaluate("el => el.getBoundingClientRect().height")
+    assert height <= 56, f"the status bar is {height} px tall during {step}"
+
+
+def test_the_clue_giver_sees_their_target_on_the_board_throughout(player, artifacts):
+    """Issue 19.1: "Show the target on the giver's board throughout (and only on the
+    giver's)". Through both clues and both guesses the giver's board rings the target and
+    says it under the board; the guessers' boards ring nothing, and no byte they receive or
+    hold names the target. Also 19.8: one marker missing is "a marker", singular, and the
+    pill beside the giver says what we wait for them to do, not a bare "Waiting"."""
+    pages = [player(viewport=PHONE), player(viewport=PHONE), player(viewport=LAPTOP)]
+    names = ["Ana", "Bo", "Cy"]
+    wires = [Wire() for _ in pages]
+    for page, wire in zip(pages, wires, strict=True):
+        wire.attach(page)
+    start_match(pages, names)
+    g = find_giver(pages)
+    giver, guessers = pages[g], [p for i, p in enumerate(pages) if i != g]
+    guesser_wires = [w for i, w in enumerate(wires) if i != g]
+    giver_row = guessers[0].locator(f"#scoreboard .score-row:has-text('{names[g]}') .pill.waiting")
+    expect(giver_row).to_have_text("choosing a colour")
+    target = choose_target(giver, 1)
+    expect(giver_row).to_have_text("writing a clue")
+
+    def only_the_giver_sees_it(step: str) -> None:
+        assert giver_target_on_board(giver) == [target], step
+        for page in pages:
+            short_status_bar(page, step)
+        expect(giver.locator("#pitacor-target-note")).to_contain_text(f"Your target: {target}")
+        expect(giver.locator("#pitacor-board .pc-zone.ring1")).to_have_count(1)
+        for page, wire in zip(guessers, guesser_wires, strict=True):
+            expect(page.locator("#pitacor-board .pc-cell.target")).to_have_count(0)
+            expect(page.locator("#pitacor-board .pc-zone")).to_have_count(0)
+            expect(page.locator("#pitacor-target-note")).to_be_hidden()
+            assert_secret(page, wire, target, f"a guesser during {step}")
+
+    only_the_giver_sees_it("the first clue")
+    give_clue(giver, "ocean")
+    only_the_giver_sees_it("the first guesses")
+    # The giver's panel is gone while people guess: the board alone shows the target.
+    expect(giver.locator("#pitacor-giver")).to_be_hidden()
+    snap(giver, artifacts, "target-giver-guessing", full=False)
+    first = guessers[0]
+    place(first, far_cell(target, *CLASSIC))
+    last = names[pages.index(guessers[1])]
+    expect(first.locator("#status-line")).to_have_text(f"Marker placed. Waiting for {last}.")
+    expect(giver.locator("#status-line")).to_have_text(f"Waiting for {last} to place a marker.")
+    expect(first.locator(f"#scoreboard .score-row:has-text('{last}') .pill.waiting")).to_have_text(
+        "placing a marker"
+    )
+    place(guessers[1], ring_cell(target, 2, *CLASSIC))
+    expect(giver.locator("#pitacor-pass")).to_be_visible()
+    only_the_giver_sees_it("the choice of a second clue")
+    snap(giver, artifacts, "target-giver-second-clue", full=False)
+    give_clue(giver, "deep")
+    only_the_giver_sees_it("the second guesses")
+    place(guessers[0], ring_cell(target, 1, *CLASSIC))
+    place(guessers[1], ring_cell(target, 1, *CLASSIC, skip=(ring_cell(target, 1, *CLASSIC),)))
+    # At the reveal everyone's board rings the same target.
+    for page in pages:
+        expect(page.locator("#pitacor-reveal-target")).to_contain_text(target)
+        assert giver_target_on_board(page) == [target]
+    expect(giver.locator("#pitacor-target-note")).to_be_hidden()
+    # 19.2: the reveal magnified around the target, every marker with what it scored (the
+    # far first markers either in the window at +0 or listed under it).
+    phone = guessers[0] if guessers[0].viewport_size == PHONE else guessers[1]
+    inset = phone.locator("#pitacor-inset")
+    expect(inset).to_be_visible()
+    expect(inset.locator(".pc-inset-cell.target")).to_have_count(1)
+    expect(inset.locator(".pc-inset-marker[data-points='2'] .pc-inset-points")).to_have_text(
+        ["+2", "+2"]
+    )
+    expect(inset.locator(".pc-inset-marker[data-points='1'] .pc-inset-points")).to_have_text(["+1"])
+    shown = inset.locator(".pc-inset-marker").count() + inset.locator(".pc-inset-far li").count()
+    assert shown == 4
+    cell_width = inset.locator(".pc-inset-cell").first.bounding_box()["width"]
+    assert cell_width >= 36, f"magnified cells are {cell_width} px wide on a phone"
+    expect(inset.locator(".pc-inset-legend li")).to_have_text(
+        ["target+3", "next to it+2", "the ring after+1"]
+    )
+    snap(phone, artifacts, "target-reveal-phone")
+    for page in pages:
+        short_status_bar(page, "the reveal")

@@ -399,3 +399,84 @@ def test_sounds_on_your_turn_and_when_time_is_almost_up_off_by_default(player):
     hearing.wait_for_timeout(1000)
     assert tones(hearing) == []
     assert tones(deaf) == [] and buzzes(deaf) == []
+
+
+def test_a_rooms_words_default_to_the_hosts_language_and_the_lobby_says_so(player, artifacts):
+    """Issue 19.3: "Default the deck and category language to the host's interface language,
+    show the choice plainly in the lobby." A Polish host's Haiclue room deals Polish tiles and
+    a pt-BR guest is told so in Portuguese; picking Pintó, its categories are Polish too, and
+    "restore defaults" keeps them Polish. The host may still choose another language."""
+    ana, bo = player(locale="pl-PL"), player(viewport=PHONE, locale="pt-BR")
+    ana.locator("#game").select_option("haiclue")
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    expect(ana.locator("#setting-deck")).to_have_value("pl")
+    expect(ana.locator("#room-language")).to_have_text("Język kafelków: Polski")
+    expect(bo.locator("#room-language")).to_have_text("Peças de palavras em: Polski")
+    bo.screenshot(path=artifacts / "lobby-room-language-phone.png", full_page=True)
+
+    ana.locator("#choose-game").select_option("pinto")
+    expect(ana.locator("#setting-language")).to_have_value("pl")
+    expect(bo.locator("#room-language")).to_have_attribute("data-lang", "pl")
+    expect(bo.locator("#room-language")).to_contain_text("Polonês")
+    ana.locator("#setting-language").select_option("es")
+    expect(bo.locator("#room-language")).to_contain_text("Espanhol")
+    ana.locator("#restore-defaults").click()
+    expect(ana.locator("#setting-language")).to_have_value("pl")
+    expect(bo.locator("#room-language")).to_contain_text("Polonês")
+    ana.screenshot(path=artifacts / "lobby-room-language-laptop.png", full_page=True)
+
+
+def test_an_english_host_keeps_english_words(player):
+    """Nothing to change for a host whose interface is English: the default stays."""
+    ana = player()
+    ana.locator("#game").select_option("pinto")
+    create_room(ana, "Ana")
+    expect(ana.locator("#setting-language")).to_have_value("en")
+    expect(ana.locator("#room-language")).to_contain_text("English")
+
+
+def test_the_lobbys_chat_lines_up_with_the_other_cards_and_its_box_is_on_screen(player):
+    """Issue 19.8: "the lobby's Chat heading sits above the other card titles and the chat
+    input is clipped" on a 1280×800 laptop."""
+    ana = player(viewport=LAPTOP)
+    create_room(ana, "Ana")
+
+    def box_on_screen() -> None:
+        box = ana.locator("#chat-input").bounding_box()
+        assert box["y"] + box["height"] <= LAPTOP["height"], box
+
+    # The first-timer's rules-card offer heads the lobby's column, and leaves the chat alone.
+    offer = ana.locator("#howto-offer").bounding_box()
+    chat = ana.locator("#chat").bounding_box()
+    assert abs(offer["y"] - chat["y"]) <= 2, (offer, chat)
+    box_on_screen()
+    ana.locator("#howto-offer-dismiss").click()
+    chat_title = ana.locator("#chat-title").bounding_box()
+    for other in ("#seats-title", "#settings-title"):
+        title = ana.locator(other).bounding_box()
+        assert abs(chat_title["y"] - title["y"]) <= 2, (other, chat_title, title)
+    box_on_screen()
+
+
+def test_a_new_step_scrolled_into_view_lands_wholly_under_the_status_bar(player):
+    """Issue 19.6: "scrolling a new step into view leaves text half under it". A push that
+    makes the status line longer (the bar grows) and brings the next step into view in the
+    same moment: the step's top ends below the bar, not under it."""
+    ana = player(viewport=PHONE)
+    ana.emulate_media(reduced_motion="reduce")
+    create_room(ana, "Ana")
+    top, bar = ana.evaluate(
+        """async () => {
+            const { bringIntoView } = await import('/static/js/dom.js');
+            const step = document.querySelector('.settings-card');
+            window.scrollTo(0, 0);
+            document.getElementById('status-line').textContent =
+                'A much longer status line than before, which takes two lines on a phone';
+            bringIntoView(step);
+            await new Promise((done) => setTimeout(done, 600));
+            return [step.getBoundingClientRect().top,
+                    document.getElementById('status-bar').getBoundingClientRect().bottom];
+        }"""
+    )
+    assert bar <= top <= bar + 16, (top, bar)

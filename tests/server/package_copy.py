@@ -22,8 +22,8 @@ def copy_package(into: Path) -> Path:
 def copy_game(package: Path, old: str, new: str) -> list[Path]:
     """Copy game ``old`` under the name ``new`` in ``package`` (a ``tertulia`` folder), as a
     developer starting from an existing game would: its folder, its screen module (and the
-    folder of its parts, if any), its stylesheet and its translations. Nothing inside any
-    file changes. Returns what was made."""
+    folder of its parts, if any), its stylesheet, its translations and its pictures. Nothing
+    inside any file changes. Returns what was made."""
     web = package / "web"
     pairs = [
         (package / "games" / old, package / "games" / new),
@@ -31,6 +31,7 @@ def copy_game(package: Path, old: str, new: str) -> list[Path]:
         (web / "js" / "games" / old, web / "js" / "games" / new),
         (web / "css" / "games" / f"{old}.css", web / "css" / "games" / f"{new}.css"),
         (web / "i18n" / "games" / old, web / "i18n" / "games" / new),
+        (web / "img" / "games" / old, web / "img" / "games" / new),  # its rules card's pictures
     ]
     made = []
     for source, target in pairs:

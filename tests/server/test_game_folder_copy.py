@@ -53,19 +53,26 @@ async def _close(clients: list[Client]) -> None:
 def test_a_copied_game_folder_is_a_new_game_listed_served_and_played_to_its_end(tmp_path):
     root = copy_package(tmp_path / "copy")
     made = copy_game(root / "tertulia", "pitacor", "hues")
-    assert len(made) == 5  # folder, screen, its parts, stylesheet, translations
+    assert len(made) == 6  # folder, screen, its parts, stylesheet, translations, pictures
 
     with subprocess_server(tmp_path / "t.sqlite3", python_path=root) as server:
         games = _games(server.base)
         # Its ORDER is Pitacor's, so the name decides between the two.
         assert [g["name"] for g in games] == ["hues", "pitacor", "haiclue", "pinto"]
         hues = games[0]
-        assert hues["client"] == {"screen": True, "stylesheet": True, "strings": True}
+        assert hues["client"] == {
+            "screen": True,
+            "stylesheet": True,
+            "strings": True,
+            "howto": True,
+        }
         assert hues["settings_schema"] == games[1]["settings_schema"]
         for path in (
             "js/games/hues.js",
             "css/games/hues.css",
             *(f"i18n/games/hues/{lang}.json" for lang in ("en", "pt-BR", "es", "pl")),
+            "i18n/games/hues/howto.en.json",
+            "img/games/hues/howto/pick.svg",
         ):
             assert _get(f"{server.base}/static/{path}")[0] == 200, path
 
@@ -111,7 +118,12 @@ def test_the_example_game_installed_as_its_page_says_is_found_and_played(tmp_pat
     with subprocess_server(tmp_path / "t.sqlite3", python_path=root) as server:
         games = _games(server.base)
         assert [g["name"] for g in games] == ["pitacor", "haiclue", "pinto", "tiny"]
-        assert games[-1]["client"] == {"screen": True, "stylesheet": True, "strings": True}
+        assert games[-1]["client"] == {
+            "screen": True,
+            "stylesheet": True,
+            "strings": True,
+            "howto": True,
+        }
 
         async def play():
             clients, _ = await _seat(server, "tiny", ["Ana", "Bo"], turn_seconds=0)

@@ -343,12 +343,14 @@ def _cluster_rooms(config: Config, manager: RoomManager) -> ClusterRooms:
 
 def game_client_files(name: str) -> dict[str, bool]:
     """Which of a game's browser files exist, at the paths every game's follow (its screen,
-    its stylesheet, its translations): the page asks for none that is missing, and a game
-    without a screen gets the generic one."""
+    its stylesheet, its translations, its rules card): the page asks for none that is
+    missing, and a game without a screen gets the generic one."""
     return {
         "screen": (WEB / "js" / "games" / f"{name}.js").is_file(),
         "stylesheet": (WEB / "css" / "games" / f"{name}.css").is_file(),
         "strings": (WEB / "i18n" / "games" / name / "en.json").is_file(),
+        # its "how to play" card (js/howto.js): i18n/games/<game>/howto.<lang>.json
+        "howto": (WEB / "i18n" / "games" / name / "howto.en.json").is_file(),
     }
 
 

@@ -53,7 +53,7 @@ export function createChat(app) {
     "button",
     { type: "button", class: "chat-toggle", "aria-controls": "chat", "aria-expanded": "false" },
     h("span", { class: "chat-toggle-icon", "aria-hidden": "true" }),
-    ht("span", {}, "chat.title"),
+    ht("span", { class: "chat-toggle-text" }, "chat.title"),
     badge,
   );
   let unread = 0;

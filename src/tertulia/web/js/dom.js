@@ -150,11 +150,17 @@ const NARROW = matchMedia("(max-width: 959px)");
  * alone: the steps sit side by side there. */
 export function bringIntoView(el) {
   if (!NARROW.matches || !el || el.hidden || !el.isConnected) return;
-  const bar = document.getElementById("status-bar");
-  const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
-  const top = el.getBoundingClientRect().top;
-  if (top >= barBottom && top < window.innerHeight * 0.5) return; // already in sight
-  const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
-  // Lands under the bar: the page's scroll-padding-top follows the bar's height (app.js).
-  el.scrollIntoView({ block: "start", behavior: reduce ? "auto" : "smooth" });
+  // After this push's status line is written: the bar may change height with it, and a scroll
+  // measured against the old height left the new step's first line half under the bar.
+  requestAnimationFrame(() => {
+    if (el.hidden || !el.isConnected) return;
+    const bar = document.getElementById("status-bar");
+    const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+    const top = el.getBoundingClientRect().top;
+    if (top >= barBottom && top < window.innerHeight * 0.5) return; // already in sight
+    const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    // The bar is sticky at the top: land the step's top 8 px under its bottom.
+    const y = window.scrollY + top - (bar ? bar.offsetHeight : 0) - 8;
+    window.scrollTo({ top: Math.max(0, y), behavior: reduce ? "auto" : "smooth" });
+  });
 }

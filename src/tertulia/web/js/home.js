@@ -4,6 +4,8 @@ import { avatar } from "./avatar.js";
 import { gameName, h, ht, label, replace, showError } from "./dom.js";
 import { has, language, onLanguageChange } from "./i18n.js";
 import { prefs } from "./prefs.js";
+import { cardButton } from "./howto.js";
+import { useMyLanguage } from "./room_language.js";
 
 const REFRESH_MS = 5000;
 const CODE = /^[A-Za-z0-9]{4,6}$/;
@@ -94,6 +96,9 @@ export function mount(main, app) {
   const gameHint = h("p", { class: "hint", id: "game-hint" });
   gameSelect.setAttribute("aria-describedby", "game-hint");
   let games = [];
+  // The chosen game's rules card, a click away before anyone makes a room.
+  const howto = cardButton(() => games.find((g) => g.name === gameSelect.value), { id: "home-howto" });
+  howto.el.hidden = true;
   const privacy = h(
     "fieldset",
     { class: "choice" },
@@ -109,12 +114,14 @@ export function mount(main, app) {
     ht("label", { for: "game" }, "home.game"),
     gameSelect,
     gameHint,
+    howto.el,
     privacy,
     createButton,
     createError,
   );
   function paintGameHint() {
     const game = games.find((g) => g.name === gameSelect.value);
+    howto.update();
     if (!game) return;
     const about = `games.${game.name}.description`; // in the game's own strings
     replace(
@@ -151,6 +158,9 @@ export function mount(main, app) {
       });
       const code = data?.room || app.push?.room?.code;
       app.conn.room = { code, nickname: currentNickname() };
+      // The room's words (a deck, categories) in the language this host is using.
+      const game = games.find((g) => g.name === gameSelect.value);
+      await useMyLanguage(app.conn, game, game?.defaults);
       app.navigate(`/r/${code}`);
     } catch (error) {
       refuse(error, createError);

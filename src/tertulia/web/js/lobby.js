@@ -4,6 +4,7 @@
 
 import { avatar } from "./avatar.js";
 import { confirmDialog, gameName, h, ht, label, replace, showError, tx } from "./dom.js";
+import { paintLanguageLine, useMyLanguage } from "./room_language.js";
 import { createSettingsForm } from "./settings_form.js";
 
 /** Helpers the room screen and game screens share about a `room` object. */
@@ -34,6 +35,8 @@ export function createLobby(app) {
 
   const gameLine = h("div", { class: "game-line" });
   const gameError = h("p", { class: "field-error", hidden: true });
+  // What language the room's words are in (Haiclue's tiles, Pintó's categories), in plain view.
+  const languageSlot = h("div", { class: "room-language-slot", hidden: true });
   const settingsBox = h("div", { class: "settings-box" });
   const settingsCard = h(
     "section",
@@ -41,6 +44,7 @@ export function createLobby(app) {
     ht("h2", { id: "settings-title" }, "lobby.settings"),
     gameLine,
     gameError,
+    languageSlot,
     settingsBox,
   );
   const seatsCard = h(
@@ -175,9 +179,14 @@ export function createLobby(app) {
     if (amHost && games.length > 1 && room.status === "lobby") {
       if (!gameLine.querySelector("select")) {
         const select = h("select", { id: "choose-game" }, games.map((g) => gameName("option", { value: g.name }, g.name)));
-        select.addEventListener("change", () =>
-          request("choose_game", { game: select.value }, gameError).catch(() => (select.value = lastRoom.game)),
-        );
+        select.addEventListener("change", () => {
+          const chosen = games.find((g) => g.name === select.value);
+          request("choose_game", { game: select.value }, gameError).then(
+            // A new game starts from its defaults: its words in the host's language.
+            () => useMyLanguage(app.conn, chosen, chosen?.defaults),
+            () => (select.value = lastRoom.game),
+          );
+        });
         replace(gameLine, ht("label", { for: "choose-game" }, "lobby.game"), select);
       }
       const select = gameLine.querySelector("select");
@@ -185,6 +194,7 @@ export function createLobby(app) {
     } else {
       replace(gameLine, h("p", { class: "game-name" }, ht("span", { class: "muted" }, "lobby.game"), " ", gameName("strong", {}, room.game)));
     }
+    paintLanguageLine(languageSlot, game, room.settings);
     if (!game || !game.settings_schema) {
       replace(settingsBox);
       form = null;
@@ -199,7 +209,8 @@ export function createLobby(app) {
         isHost: amHost,
         isPublic: room.public,
         send: (name, value) => app.conn.request("update_settings", { settings: { [name]: value } }),
-        restore: () => app.conn.request("restore_defaults"),
+        // The defaults, with the words in the host's language as when the room was made.
+        restore: () => app.conn.request("restore_defaults").then(() => useMyLanguage(app.conn, game, game.defaults)),
       });
       replace(settingsBox, form.el);
     }

@@ -10,6 +10,7 @@ import { createChat } from "./chat.js";
 import { createLobby, nicknameOf } from "./lobby.js";
 import { screenFor } from "./games/index.js";
 import { createAlerts } from "./sound.js";
+import { cardButton, markMet, offerCard } from "./howto.js";
 
 export function mount(main, app, { code }) {
   const cleanups = [];
@@ -113,6 +114,34 @@ export function mount(main, app, { code }) {
   rematchBox.append(rematchButton, rematchError);
   const gameHost = h("div", { class: "game-area", id: "game-area" });
   let layoutReady = false;
+  // The room's game's rules card: a button in the head (lobby and match), and once, for a
+  // player who never met this game, an offer above the room.
+  let gameInfo = null;
+  const howto = cardButton(() => gameInfo, { id: "room-howto" });
+  howto.el.hidden = true;
+  const offerSlot = h("div", { class: "howto-offer-slot" });
+  let offeredFor = null;
+  function paintHowto(room) {
+    app.games().then(
+      (games) => {
+        if (destroyed) return;
+        gameInfo = games.find((g) => g.name === room.game) ?? null;
+        howto.update();
+        // Offered in the lobby only: during a match it would push the game down (the
+        // button in the head stays). A match begun with it unanswered counts as met.
+        if (room.status !== "lobby") {
+          if (offerSlot.firstChild) markMet(room.game);
+          replace(offerSlot);
+          offeredFor = null;
+          return;
+        }
+        if (offeredFor === room.game) return;
+        offeredFor = room.game;
+        replace(offerSlot, offerCard(gameInfo));
+      },
+      () => {},
+    );
+  }
 
   rematchButton.addEventListener("click", () =>
     app.conn.request("rematch").then(() => showError(rematchError, null), (error) => showError(rematchError, error)),
@@ -147,7 +176,7 @@ export function mount(main, app, { code }) {
         "div",
         { class: "room-head" },
         title,
-        leaveButton,
+        h("div", { class: "room-head-tools" }, howto.el, leaveButton),
       ),
       h("div", { class: "room-columns" }, body, chat.el),
     );
@@ -267,13 +296,16 @@ export function mount(main, app, { code }) {
     const started = previous?.room?.status === "lobby";
     previous = push;
     paintTitle(push.room);
+    paintHowto(push.room);
     const room = push.room;
     const amHost = room.host === app.conn.player;
     if (room.status === "lobby") {
       dropGame();
       if (!lobby) {
         lobby = createLobby(app);
-        replace(body, lobby.el);
+        // The first-timer's offer heads the lobby's column (above both columns it pushed the
+        // chat's box below the fold on a laptop).
+        replace(body, offerSlot, lobby.el);
       }
       lobby.update(push);
       chat.setAllowed(true);

@@ -203,6 +203,17 @@ export function mount(element, ctx) {
 
   // ------------------------------------------------------------------ render
 
+  /** On a laptop the giver's panel sits above the board: the board shrinks to what is left
+   * of the screen under it, so its bottom rows are not below the fold (css: .giving). */
+  function fitBoardUnderGiver() {
+    const giving = !giver.el.hidden;
+    screen.classList.toggle("giving", giving);
+    if (!giving) return;
+    const room = `${Math.round(boardArea.getBoundingClientRect().top + window.scrollY + 16)}px`;
+    // Set only when it moves: a new value restyles the whole board.
+    if (screen.style.getPropertyValue("--giver-room") !== room) screen.style.setProperty("--giver-room", room);
+  }
+
   function render() {
     if (!push) return;
     const v = push.view;
@@ -219,6 +230,7 @@ export function mount(element, ctx) {
     showBoard.hidden = !(ended && !showBoardAtEnd);
     bar.update(push);
     giver.update(v, push);
+    fitBoardUnderGiver();
     guess.update(push, colours, selected());
     reveal.update(push, colours);
     scores.update(push);

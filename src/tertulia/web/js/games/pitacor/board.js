@@ -5,7 +5,7 @@
 // Coordinates are in the cells' text (their accessible names), never in an attribute value of
 // their own: a guesser's page must not hold the target's coordinate in quotes before the reveal.
 
-import { h, label, tx } from "../../dom.js";
+import { h, ht, label, tx } from "../../dom.js";
 import { cellName, inkFor, parseCell } from "./util.js";
 
 const LONG_PRESS_MS = 420;
@@ -13,7 +13,9 @@ const LONG_PRESS_MS = 420;
 export function createBoard(ctx, { onActivate }) {
   const grid = h("div", { class: "pc-board", role: "grid", id: "pitacor-board" });
   label(grid, "game.pitacor.board.label");
-  const wrap = h("div", { class: "pc-board-wrap" }, grid);
+  // The clue giver's own target, said in words under the board (the board rings it too).
+  const note = h("p", { class: "pc-target-note", id: "pitacor-target-note", hidden: true });
+  const wrap = h("div", { class: "pc-board-wrap" }, grid, note);
 
   let size = null; // {cols, rows, id}
   let cells = []; // buttons, row by row
@@ -22,6 +24,8 @@ export function createBoard(ctx, { onActivate }) {
   let zones = [];
   let peekTimer = null;
   let peeked = null;
+  let shownInColour = true;
+  let noteSig = "";
 
   function build(board) {
     size = { cols: board.cols, rows: board.rows, id: board.id };
@@ -169,6 +173,7 @@ export function createBoard(ctx, { onActivate }) {
     grid.classList.toggle("edges", edges);
     grid.classList.toggle("interactive", interactive);
     const showColours = Boolean(board.show_colours);
+    shownInColour = showColours;
     grid.classList.toggle("hex-only", !showColours);
     const players = new Map((view.players || []).map((p) => [p.id, p]));
     const markers = new Map();
@@ -180,6 +185,10 @@ export function createBoard(ctx, { onActivate }) {
     const target = view.target || null;
     const candidates = view.phase === "choose" ? (view.candidates || []).map((c) => c.cell) : [];
     const revealed = view.phase === "reveal" || view.phase === "ended";
+    // Only the giver's view carries the target before the reveal: they see it ringed, with
+    // its 3×3 and 5×5 zones, the whole round (a guesser's board has no target to mark).
+    const giverView = Boolean(target) && !revealed && view.you?.role === "giver";
+    grid.classList.toggle("giver-view", giverView);
 
     for (let index = 0; index < cells.length; index++) {
       const name = nameAt(index);
@@ -230,7 +239,22 @@ export function createBoard(ctx, { onActivate }) {
       if (candidate >= 0) parts.push(tx(h("span", { class: "visually-hidden" }), "game.pitacor.board.candidate_cell", { number: candidate + 1 }));
       cell.replaceChildren(...parts);
     }
-    drawZones(revealed ? target : null);
+    drawZones(revealed || giverView ? target : null);
+    note.hidden = !giverView;
+    if (giverView) paintNote(target, colours);
+  }
+
+  function paintNote(target, colours) {
+    const at = parseCell(target);
+    const hex = colours && at ? colours[at[0] * size.cols + at[1]] : null;
+    const sig = `${target}|${hex}|${shownInColour}`; // kept here, not in an attribute (see top)
+    if (noteSig === sig) return;
+    noteSig = sig;
+    note.replaceChildren(
+      h("span", { class: "pc-target-icon", "aria-hidden": "true" }),
+      shownInColour && hex ? h("span", { class: "pc-swatch small", style: `background: ${hex}` }) : null,
+      h("span", {}, ht("span", { class: "muted" }, "game.pitacor.giver.your_target"), " ", h("strong", { class: "pc-cell-name" }, target)),
+    );
   }
 
   function drawZones(target) {

@@ -2,6 +2,7 @@
 // confirm, the reveal's results, the scoreboard, the turn order, the podium and the past rounds.
 
 import { h, ht, replace, showError, tx } from "../../dom.js";
+import { createInset } from "./inset.js";
 import { cellName, clockText, inkFor, nameOf, parseCell } from "./util.js";
 
 // ------------------------------------------------------------------ clue bar and clock
@@ -145,7 +146,19 @@ export function createReveal(ctx) {
   const next = ht("button", { type: "button", class: "primary big", id: "pitacor-next", hidden: true }, "game.pitacor.reveal.next");
   const nextError = h("p", { class: "field-error", hidden: true });
   const nextNote = h("p", { class: "hint", id: "pitacor-next-note" });
-  const el = h("section", { class: "card pc-reveal", id: "pitacor-reveal", "aria-labelledby": "pitacor-reveal-title", hidden: true }, title, target, list, next, nextError, nextNote);
+  // The target and the markers around it, magnified: the board's cells are too small to
+  // read the reveal on a phone.
+  const inset = createInset(ctx);
+  const el = h(
+    "section",
+    { class: "card pc-reveal", id: "pitacor-reveal", "aria-labelledby": "pitacor-reveal-title", hidden: true },
+    title,
+    target,
+    h("div", { class: "pc-reveal-body" }, inset.el, list),
+    next,
+    nextError,
+    nextNote,
+  );
   next.addEventListener("click", async () => {
     next.disabled = true;
     try {
@@ -163,6 +176,7 @@ export function createReveal(ctx) {
     const v = push.view;
     const shown = (v.phase === "reveal" || v.phase === "ended") && Boolean(v.target) && Boolean(v.points);
     el.hidden = !shown;
+    inset.update(push, colours);
     if (!shown) {
       last = "";
       return;
@@ -209,6 +223,14 @@ export function createReveal(ctx) {
 
 // ------------------------------------------------------------------ the scoreboard
 
+const WAIT_TAGS = {
+  choose: "game.pitacor.tag.choosing",
+  clue1: "game.pitacor.tag.writing",
+  clue2: "game.pitacor.tag.writing",
+  guess1: "game.pitacor.tag.placing",
+  guess2: "game.pitacor.tag.placing",
+};
+
 export function createScores(ctx) {
   const list = h("ol", { class: "scoreboard pc-scores", id: "scoreboard", "aria-labelledby": "pitacor-scores-title" });
   const el = h("section", { class: "card pc-scores-card", "aria-labelledby": "pitacor-scores-title" }, ht("h2", { id: "pitacor-scores-title" }, "game.scores"), list);
@@ -231,7 +253,8 @@ export function createScores(ctx) {
         else if (offline) tags.push(ht("span", { class: "pill" }, "lobby.offline"));
         if (p.plays_from > v.round && !p.left) tags.push(ht("span", { class: "pill" }, "game.pitacor.tag.next_round"));
         if (guessing && confirmed.has(p.id)) tags.push(ht("span", { class: "pill pc-done" }, "game.pitacor.tag.placed"));
-        else if (waiting.has(p.id) && v.phase !== "reveal") tags.push(ht("span", { class: "pill waiting" }, "game.waiting_tag"));
+        // What we wait for them to do, not a bare "Waiting" (it read as if the giver waited).
+        else if (waiting.has(p.id) && WAIT_TAGS[v.phase]) tags.push(ht("span", { class: "pill waiting" }, WAIT_TAGS[v.phase]));
         const gained = revealed && v.points[p.id] !== undefined ? h("span", { class: "pc-gained" }, `+${v.points[p.id]}`) : null;
         return h(
           "li",
