@@ -444,7 +444,7 @@ def test_the_clue_giver_sees_their_target_on_the_board_throughout(player, artifa
     expect(giver.locator("#pitacor-pass")).to_be_visible()
     only_the_giver_sees_it("the choice of a second clue")
     snap(giver, artifacts, "target-giver-second-clue", full=False)
-    give_clue(giver, "deep")
+    give_clue(giver, "tide")
     only_the_giver_sees_it("the second guesses")
     place(guessers[0], ring_cell(target, 1, *CLASSIC))
     place(guessers[1], ring_cell(target, 1, *CLASSIC, skip=(ring_cell(target, 1, *CLASSIC),)))
