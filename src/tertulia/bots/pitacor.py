@@ -225,9 +225,12 @@ def guess_cell(
             lab = tuple(x + rng.gauss(0.0, _BEGINNER_NOISE) for x in lab)  # type: ignore[assignment]
         wanted = board.nearest(lab)
     if hidden:
-        near = board.nearest_free_cells(wanted, taken, 4)
+        # Bots reading the same clue aim at the same cells, so the hidden markers gather
+        # there: look among more cells the more markers may be hidden, nearest first.
+        others = sum(1 for s in view["confirmed"] if s != view["you"]["seat"])
+        near = board.nearest_free_cells(wanted, taken, 4 + 3 * others)
         index = 0
-        while index < len(near) - 1 and rng.random() < 0.5:
+        while index < len(near) - 1 and rng.random() < 0.7:
             index += 1
         return board.name(near[index])
     return board.name(board.nearest_free(wanted, taken))
