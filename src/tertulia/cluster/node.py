@@ -323,9 +323,6 @@ class ClusterRooms:
             if remote is not None:
                 for session in remote.give_up():
                     self._find_again(session, message.room)
-        elif isinstance(message, wire.NodeGone):
-            self._live_nodes.discard(message.node)
-            self._node_gone(message.node)
 
     def _frame(self, frame: wire.Frame) -> None:
         held = self.relayed.get(frame.conn)

@@ -40,12 +40,6 @@ class Detach(msgspec.Struct, tag="detach", frozen=True):
     room: str
 
 
-class NodeGone(msgspec.Struct, tag="node_gone", frozen=True):
-    """``node`` stopped: every connection it relayed is gone (their drop graces start)."""
-
-    node: str
-
-
 # ---------------------------------------------------------------- to a connection's node
 
 
@@ -74,7 +68,7 @@ class Released(msgspec.Struct, tag="released", frozen=True):
     conns: list[str]
 
 
-ToNode = Attach | Frame | Detach | NodeGone | Pushes | Attached | Released
+ToNode = Attach | Frame | Detach | Pushes | Attached | Released
 
 _decoder = msgspec.msgpack.Decoder(ToNode)
 _encoder = msgspec.msgpack.Encoder()
