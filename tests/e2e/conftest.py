@@ -87,10 +87,19 @@ class Server:
 
     def start(self) -> None:
         """Start it and wait until /healthz answers."""
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the process, without waiting for it to answer."""
         with self.log.open("ab") as sink:
             self.process = subprocess.Popen(
                 self.command, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT, env=self.env
             )
+
+    def wait_ready(self) -> None:
+        """Wait until the launched process answers /healthz."""
+        assert self.process is not None, "launch() it first"
         deadline = time.monotonic() + 20
         while True:
             if self.process.poll() is not None:
@@ -116,15 +125,63 @@ class Server:
             self.process.wait()
 
 
+class NextServer:
+    """Launches the next test's server while this test runs, and lets a used one finish
+    stopping while the next test runs, so that no test waits for a server to start or stop
+    (about a second each; stopping waits for a room's language data still loading, up to
+    10 s for Polish on a busy machine). Each test still gets a server of its own, with an
+    empty database, that nobody else has used."""
+
+    def __init__(self, folders: pytest.TempPathFactory) -> None:
+        self.folders = folders
+        self.waiting: Server | None = None
+        self.stopping: list[Server] = []
+
+    def take(self) -> Server:
+        """A started server for this test; the next one is launched before this returns."""
+        if self.waiting is None:
+            self.waiting = self._launched()
+        running, self.waiting = self.waiting, None
+        running.wait_ready()
+        self.waiting = self._launched()
+        return running
+
+    def retire(self, server: Server) -> None:
+        """Ask a used server to stop (SIGTERM), without waiting for it to be gone."""
+        if server.process is not None and server.process.poll() is None:
+            server.process.terminate()
+            self.stopping.append(server)
+        self.stopping = [s for s in self.stopping if s.process and s.process.poll() is None]
+
+    def _launched(self) -> Server:
+        server = Server(self.folders.mktemp("server"))
+        server.launch()
+        return server
+
+    def close(self) -> None:
+        for server in [*self.stopping, self.waiting]:
+            if server is not None:
+                server.stop()  # waits (and kills after 10 s): nothing outlives the tests
+        self.stopping, self.waiting = [], None
+
+
+@pytest.fixture(scope="session")
+def next_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NextServer]:
+    servers = NextServer(tmp_path_factory)
+    try:
+        yield servers
+    finally:
+        servers.close()
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    """The real server for one test; terminated at the end."""
-    running = Server(tmp_path)
-    running.start()
+def server(next_server: NextServer) -> Iterator[Server]:
+    """The real server for one test (its own process and database); terminated at the end."""
+    running = next_server.take()
     try:
         yield running
     finally:
-        running.stop()
+        next_server.retire(running)
 
 
 # --------------------------------------------------------------------------- the browser
