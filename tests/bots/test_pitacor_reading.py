@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from bot_helpers import needs_model
 
 from tertulia.bots import colours, pitacor_aim
 from tertulia.bots import pitacor as bot
 from tertulia.bots.base import Level
-from tertulia.bots.pitacor_reading import Reading, read
+from tertulia.bots.pitacor_reading import NEIGHBOURS, Reading, read
 from tertulia.games import pitacor
 from tertulia.games.pitacor.scoring import guesser_points
 
@@ -122,3 +123,16 @@ def test_aim_never_picks_a_taken_cell() -> None:
     reading = _reading_on([row + 4, row + 5], [0.5, 0.5])
     taken = {row + 3, row + 4, row + 5, row + 6}
     assert not set(pitacor_aim.ranked_cells(BOARD, reading, taken, None, 10)) & taken
+
+
+@needs_model
+def test_a_clue_the_lexicon_does_not_know_is_read_as_several_likely_colours() -> None:
+    """ "Clues from people that are not in the lexicon still need a sensible guess": the
+    encoder's nearest lexicon things, nearest weighted most, and the guesser aims where
+    they are worth most together."""
+    reading = read("zeppelin")
+    assert reading is not None and not reading.known
+    assert len(reading.labs) == NEIGHBOURS and max(reading.weights) == 1.0
+    cell = bot.aim(BOARD, "zeppelin", Level.GOOD, random.Random(0), set(), None)[0]
+    values = pitacor_aim.expected_points(BOARD, reading)
+    assert values[cell] == values.max()

@@ -34,7 +34,6 @@ _BEGINNER_SECOND_BEST = 0.5
 _BEGINNER_RANDOM_TARGET = 0.4
 _PAIR_POOL = 14  # second clue: two-word blends are tried among this many nearest words
 # An encoder reading of one colour: aim at its expected points too (True) or at its cell.
-_SPREAD_SINGLE = False
 
 
 def decide(
@@ -257,7 +256,7 @@ def cells_for(
     board: BoardColours, reading: Reading, taken: set[int], own: int | None, count: int
 ) -> list[int]:
     """``aim`` for a reading."""
-    if reading.known or (len(reading.labs) == 1 and not _SPREAD_SINGLE):
+    if reading.known:
         wanted = board.nearest(reading.best())
         if count == 1:
             return [board.nearest_free(wanted, taken)]
