@@ -127,9 +127,13 @@ def pitacor_people() -> None:
     by_language: dict[str, list[int]] = defaultdict(list)
     by_part: dict[str, list[int]] = defaultdict(list)
     known: list[int] = []
+    aiming: list[float] = []
     for (lang, clue, colour), part in zip(rows, people_parts(rows), strict=True):
         target = board.nearest(colours.to_lab(colour))
+        pitacor_reading.read(clue)  # the encoding, timed with the decisions of the matches
+        started = time.process_time()
         cell = pitacor_bot.aim(board, clue, Level.GOOD, random.Random(0), set(), None)[0]
+        aiming.append(time.process_time() - started)
         points = guesser_points(board.rings(cell, target), settings)
         by_language[lang].append(points)
         by_part[part].append(points)
@@ -143,6 +147,11 @@ def pitacor_people() -> None:
     print(f"  in the lexicon {sum(known) / max(1, len(known)):.2f} ({len(known)}),", end=" ")
     rest = len(every) - len(known)
     print(f"not {(sum(every) - sum(known)) / max(1, rest):.2f} ({rest}, read by the model)")
+    aiming.sort()
+    print(
+        f"  aiming (encoding done): mean {1e3 * sum(aiming) / len(aiming):.2f} ms, "
+        f"max {1e3 * aiming[-1]:.2f} ms CPU"
+    )
 
 
 def pitacor_left_out() -> None:
