@@ -105,8 +105,9 @@ function sheet(g, dry = false) {
     ghost() {
       return sheet(g, true);
     },
-    /** Text at (x, y) (its top), cut with "…" to `max` px; returns its width. */
-    text(text, x, y, { size = 20, weight = 400, colour = INK.text, max = WIDTH - x - PAD, align = "left" } = {}) {
+    /** Text at (x, y) (its top; its right end with align "right"), cut with "…" to `max`
+     * px; returns its width. */
+    text(text, x, y, { size = 20, weight = 400, colour = INK.text, align = "left", max = align === "right" ? x - PAD : WIDTH - x - PAD } = {}) {
       g.font = `${weight} ${size}px ${FONT}`;
       g.fillStyle = colour;
       g.textBaseline = "top";
@@ -145,12 +146,13 @@ function sheet(g, dry = false) {
     avatar(id, nickname, x, y, size = 28) {
       if (!dry) paintAvatar(g, identity(id, nickname), x, y, size);
     },
-    /** The sheet's head: the game's name, the day, and the final places. */
+    /** The sheet's head: the game's name, what it shows and the day, and the final places. */
     head(gameTitle, subtitle, ranking) {
       let y = PAD;
       this.text(gameTitle, PAD, y, { size: 40, weight: 700 });
       y += 52;
-      this.text(subtitle, PAD, y, { size: 22, colour: INK.muted });
+      const day = new Date().toLocaleDateString(document.documentElement.lang || undefined, { dateStyle: "long" });
+      this.text(`${subtitle} · ${day}`, PAD, y, { size: 22, colour: INK.muted });
       y += 44;
       for (const p of ranking || []) {
         this.text(String(p.place), PAD, y + 4, { size: 22, weight: 700, colour: p.winner ? INK.accent : INK.muted });

@@ -147,9 +147,9 @@ function paintSymbol(g, colour, x, y, size) {
 }
 
 /** A word tile; returns its width. */
-function paintTile(sheet, word, side, x, y, size = 20) {
+function paintTile(sheet, word, side, x, y, max = WIDTH - 2 * PAD - 48, size = 20) {
   const look = TILE[side] || TILE.white;
-  const w = Math.min(sheet.measure(word, { size, weight: 700 }) + 20, WIDTH - 2 * PAD - 48);
+  const w = Math.min(sheet.measure(word, { size, weight: 700 }) + 20, max);
   sheet.box(x, y, w, size + 16, { fill: look.bg, stroke: look.edge, radius: 6 });
   sheet.text(word, x + 10, y + 8, { size, weight: 700, colour: look.ink, max: w - 20 });
   return w;
@@ -165,7 +165,7 @@ function paintTiles(sheet, words, side, x, y, right) {
       cx = x;
       cy += 44;
     }
-    cx += paintTile(sheet, word, side, cx, cy) + 8;
+    cx += paintTile(sheet, word, side, cx, cy, right - x) + 8;
   }
   return cy - y + 44;
 }
@@ -196,7 +196,7 @@ function paintRecap(ctx, push, sheet) {
         const x = left + (i % 2) * ((right - left) / 2);
         const ty = cy + Math.floor(i / 2) * 44;
         if (!dry) paintSymbol(sheet.g, colour, x, ty + 6, 26);
-        if (!dry) paintTile(sheet, wordOf(round, colour), round.side, x + 36, ty);
+        if (!dry) paintTile(sheet, wordOf(round, colour), round.side, x + 36, ty, (right - left) / 2 - 48);
       });
       cy += 2 * 44 + 12;
       for (const clue of round.clues) {

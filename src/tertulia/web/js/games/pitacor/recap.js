@@ -198,7 +198,7 @@ export function recapPainter(ctx, push, colours) {
         ty += 30;
       }
       if (typeof r.points?.[r.giver] === "number") {
-        sheet.text(`${ctx.t("game.pitacor.tag.giver")}: ${names.get(r.giver) ?? "?"}`, textX, ty + 2, { size: 18, colour: INK.muted, max: textW - 90 });
+        sheet.text(ctx.t("game.pitacor.recap.giver", { name: names.get(r.giver) ?? "?" }), textX, ty + 2, { size: 18, colour: INK.muted, max: textW - 90 });
         sheet.text(`+${r.points[r.giver]}`, WIDTH - PAD - 24, ty + 2, { size: 18, weight: 700, colour: r.points[r.giver] ? INK.ok : INK.muted, align: "right" });
       }
       y += height + 16;
