@@ -143,6 +143,13 @@ def test_pitacor_recap_shows_every_round_on_a_small_board_and_downloads(player, 
     pages[1].locator("#pitacor-history-card").scroll_into_view_if_needed()
     snap(pages[1], artifacts, "pitacor-360x640-dark")
     download_png(pages[1], "#pitacor-recap-download", "pitacor", artifacts)
+    # In another language the recap says it all in that language, the boards' words too.
+    pages[1].locator("#language").select_option("pl")
+    recap = pages[1].locator("#pitacor-history-card")
+    expect(recap.locator("summary")).to_have_text("Podsumowanie meczu: 2 rundy")
+    expect(recap.locator("#pitacor-recap-download")).to_have_text("Pobierz obraz")
+    board = recap.locator("li.recap-round[data-round='1'] canvas.pc-mini-board")
+    expect(board).to_have_attribute("aria-label", re.compile(f"^Runda 1: celem było {target};"))
 
 
 # --------------------------------------------------------------------------- Haiclue

@@ -4,7 +4,7 @@
 // only the finished match's view carries (views.py `_recap`).
 
 import { identity } from "../../avatar.js";
-import { h, ht, replace } from "../../dom.js";
+import { h, ht, label, replace, tx } from "../../dom.js";
 import { INK, PAD, paintAvatar, recapHead, WIDTH } from "../_recap.js";
 import { clueTiles } from "./panels.js";
 import { COLOURS, colourChip, symbol, SYMBOL_OF } from "./parts.js";
@@ -56,12 +56,15 @@ function paintRound(ctx, v, round, nick) {
       ht("span", {}, "game.haiclue.recap.round", { round: round.round }),
       ht("span", { class: `hc-side-badge side-${round.side}` }, `game.haiclue.side.${round.side}`),
     ),
-    h(
-      "ul",
-      { class: "hc-recap-targets", "aria-label": ctx.t("game.haiclue.recap.targets") },
-      COLOURS.map((colour) =>
-        h("li", { class: `hc-c-${colour}`, dataset: { colour } }, symbol(colour, 18), h("span", { class: `hc-target-word side-${round.side}` }, wordOf(round, colour))),
+    label(
+      h(
+        "ul",
+        { class: "hc-recap-targets" },
+        COLOURS.map((colour) =>
+          h("li", { class: `hc-c-${colour}`, dataset: { colour } }, symbol(colour, 18), h("span", { class: `hc-target-word side-${round.side}` }, wordOf(round, colour))),
+        ),
       ),
+      "game.haiclue.recap.targets",
     ),
     round.clues.length
       ? h("ol", { class: "hc-recap-clues" }, round.clues.map((clue) => paintClue(ctx, v, round, clue, nick)))
@@ -105,7 +108,7 @@ function paintClue(ctx, v, round, clue, nick) {
               { class: right ? "right" : "wrong", dataset: { player: seat, colour } },
               ctx.avatar(seat, nick(seat), { size: "sm" }),
               h("span", { class: "name" }, nick(seat)),
-              h("span", { class: `hc-recap-pick hc-c-${colour}`, title: ctx.t(`game.haiclue.colour.${colour}`) }, symbol(colour, 16), ht("span", { class: "visually-hidden" }, `game.haiclue.colour.${colour}`)),
+              tx(h("span", { class: `hc-recap-pick hc-c-${colour}` }, symbol(colour, 16), ht("span", { class: "visually-hidden" }, `game.haiclue.colour.${colour}`)), `game.haiclue.colour.${colour}`, null, "title"),
               ht("span", { class: `hc-mark ${right ? "yes" : "no"}` }, right ? "game.haiclue.reveal.right_mark" : "game.haiclue.reveal.wrong_mark"),
             );
           }),

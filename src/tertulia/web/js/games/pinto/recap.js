@@ -3,7 +3,7 @@
 // (_recap.js saves it). From `view.past_rounds` (views.py: everything in it was revealed at
 // its judging) and the drawings' blobs.
 
-import { h, ht, replace } from "../../dom.js";
+import { h, ht, label, replace } from "../../dom.js";
 import { INK, PAD, recapHead, WIDTH } from "../_recap.js";
 import { drawingView, paintStrokes } from "./canvas.js";
 import { nicknameOf, signed } from "./util.js";
@@ -83,11 +83,15 @@ export function createAlbum(ctx) {
     replace(
       rounds,
       past.map((p) =>
-        h(
-          "section",
-          { class: "pn-past-round recap-round", dataset: { round: String(p.round) }, "aria-label": ctx.t("game.pinto.final.round_heading", { round: p.round, category: p.category }) },
-          ht("h3", { class: "recap-round-title" }, "game.pinto.final.round_heading", { round: p.round, category: p.category }),
-          h("ul", { class: "pn-album" }, entries(p).map((e) => albumItem(ctx, push, blobs, p.round, e))),
+        label(
+          h(
+            "section",
+            { class: "pn-past-round recap-round", dataset: { round: String(p.round) } },
+            ht("h3", { class: "recap-round-title" }, "game.pinto.final.round_heading", { round: p.round, category: p.category }),
+            h("ul", { class: "pn-album" }, entries(p).map((e) => albumItem(ctx, push, blobs, p.round, e))),
+          ),
+          "game.pinto.final.round_heading",
+          { round: p.round, category: p.category },
         ),
       ),
     );

@@ -2,6 +2,7 @@
 // confirm, the reveal's results, the scoreboard, the turn order, the podium and the past rounds.
 
 import { h, ht, replace, showError, tx } from "../../dom.js";
+import { onLanguageChange } from "../../i18n.js";
 import { recapHead } from "../_recap.js";
 import { createInset } from "./inset.js";
 import { markerLegend, miniBoard, recapPainter } from "./recap.js";
@@ -388,6 +389,12 @@ export function createHistory(ctx) {
   const el = h("details", { class: "card pc-history-card", id: "pitacor-history-card", hidden: true }, summary, head.el, list);
   let last = "";
   let wasEnded = false;
+  // The small boards' words are in their aria-labels, which a language change does not
+  // repaint by itself: paint the rounds again.
+  const forget = onLanguageChange(() => {
+    last = "";
+    if (current) update(current.push, current.colours);
+  });
 
   function row(push, r, colours) {
     const v = push.view;
@@ -455,5 +462,5 @@ export function createHistory(ctx) {
     replace(list, [...rounds].reverse().map((r) => row(push, r, colours)));
   }
 
-  return { el, update };
+  return { el, update, destroy: forget };
 }
