@@ -26,7 +26,8 @@ def test_a_browsers_deflate_offer_is_taken_with_the_servers_small_window(server)
             await ws.send(json.dumps({"type": "hello", "id": 1}))
             welcome = json.loads(await ws.recv())
             assert welcome["type"] == "welcome"
-            await ws.send(json.dumps({"type": "create_room", "id": 2, "game": "tiny", "nickname": "Ana"}))
+            create = {"type": "create_room", "id": 2, "game": "tiny", "nickname": "Ana"}
+            await ws.send(json.dumps(create))
             pushes = [json.loads(await ws.recv()) for _ in range(2)]
             assert "room" in {p["type"] for p in pushes}
 
