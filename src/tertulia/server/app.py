@@ -78,6 +78,7 @@ class Tertulia:
             drop_grace_seconds=self.config.drop_grace_seconds,
             restart_grace_seconds=self.config.restart_grace_seconds,
             observe=self.metrics.observe,
+            bot_delay=self.config.bot_delay,
         )
         self.manager = RoomManager(
             self.store,
