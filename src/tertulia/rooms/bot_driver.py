@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("tertulia.bots")
 
 MAX_REFUSALS = 20  # refused moves in a row before a bot gives up on a view (a bug)
+MAX_NO_OPS = 3  # accepted moves in a row that changed nothing its seat sees (a bug)
 MAX_FAILURES = 3  # decisions in a row that raised (the worker died…) before it gives up
 FAILURE_PAUSE = 1.0  # seconds between those tries
 SOON = (0.4, 0.8)  # a second move right after its own: this share of the delay's low end
@@ -128,7 +129,7 @@ class BotDriver:
     async def _play(self, player: str) -> None:
         """Look, decide off the loop, wait like a person, send; until there is nothing to do."""
         loop = asyncio.get_running_loop()
-        refusals = failures = 0
+        refusals = failures = no_ops = 0
         soon = False  # the bot's own move was just accepted: the next one comes sooner
         while (level := self._level(player)) is not None:
             view = self._view(player)
@@ -164,6 +165,11 @@ class BotDriver:
             error = await self._send(player, action)
             if error is None:
                 refusals, soon = 0, True
+                # A move that changes nothing its seat sees would be chosen again for ever.
+                no_ops = no_ops + 1 if self._view(player) == view else 0
+                if no_ops >= MAX_NO_OPS:
+                    log.error("room %s: bot %s's moves change nothing", self._room.code, player)
+                    return
                 continue
             refusals, soon = refusals + 1, True
             if error.code != "marker.cell_taken":
