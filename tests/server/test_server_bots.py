@@ -272,7 +272,7 @@ def test_a_room_with_bots_does_not_slow_another_room(server):
             began = time.monotonic()
             await cy.request("ping")
             worst = max(worst, time.monotonic() - began)
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.2)  # (a person's pace: well under the rate limit)
         assert worst < 0.5
 
     run(go())
