@@ -91,6 +91,45 @@ export function avatar(id, nickname, { size = "md", offline = false, seatColour 
   });
   // A bot's robot takes the initial's place: a badge beside it would be cut by the shapes'
   // clip-path, and colour + shape + the name beside it still tell two bots apart.
-  el.append(bot ? h("span", { class: "avatar-initial avatar-bot" }, "🤖") : h("span", { class: "avatar-initial" }, initial));
+  el.append(bot ? h("span", { class: "avatar-initial avatar-bot" }, botGlyph()) : h("span", { class: "avatar-initial" }, initial));
   return el;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A small robot head, drawn (an emoji needs a font many machines lack), in currentColor. */
+export function botGlyph() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "bot-glyph");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const parts = [
+    ["line", { x1: 12, y1: 2.5, x2: 12, y2: 6, "stroke-width": 2, "stroke-linecap": "round" }],
+    ["circle", { cx: 12, cy: 2.5, r: 1.6 }],
+    ["rect", { x: 4, y: 6, width: 16, height: 13, rx: 3.5 }],
+    ["rect", { x: 1.5, y: 10.5, width: 2.5, height: 4.5, rx: 1 }],
+    ["rect", { x: 20, y: 10.5, width: 2.5, height: 4.5, rx: 1 }],
+  ];
+  for (const [tag, attrs] of parts) {
+    const part = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attrs)) part.setAttribute(name, String(value));
+    part.setAttribute(tag === "line" ? "stroke" : "fill", "currentColor");
+    svg.append(part);
+  }
+  // The face: eyes and a mouth cut out in the avatar's colour.
+  for (const [cx, cy] of [[9, 11.5], [15, 11.5]]) {
+    const eye = document.createElementNS(SVG, "circle");
+    eye.setAttribute("cx", String(cx));
+    eye.setAttribute("cy", String(cy));
+    eye.setAttribute("r", "1.8");
+    eye.setAttribute("fill", "var(--avatar-colour, #555)");
+    svg.append(eye);
+  }
+  const mouth = document.createElementNS(SVG, "rect");
+  for (const [name, value] of Object.entries({ x: 8.5, y: 15, width: 7, height: 1.8, rx: 0.9, fill: "var(--avatar-colour, #555)" })) {
+    mouth.setAttribute(name, String(value));
+  }
+  svg.append(mouth);
+  return svg;
 }

@@ -3,6 +3,7 @@
 // such player; everyone sees who is played for. Their own return takes the seat back (the
 // server's doing: nothing to press).
 
+import { botGlyph } from "./avatar.js";
 import { botLanguage } from "./bot_adder.js";
 import { h, ht, replace, showError } from "./dom.js";
 
@@ -45,7 +46,7 @@ export function createStandIns(app) {
     return h(
       "div",
       { class: "card stand-in is-playing", dataset: { player: seat.id } },
-      h("p", {}, h("span", { "aria-hidden": "true" }, "🤖 "), ht("span", {}, "room.stand_in.playing", { name: seat.nickname })),
+      h("p", {}, h("span", { class: "stand-in-glyph" }, botGlyph()), " ", ht("span", {}, "room.stand_in.playing", { name: seat.nickname })),
     );
   }
 
