@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..games import GAMES
 from ..games.base import RuleError, settings_schema
 from ..protocol import Notice
+from ..rooms.bot_members import has_bots
 from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
 from ..rooms.manager import ManagerConfig, RoomManager
@@ -78,6 +79,7 @@ class Tertulia:
             drop_grace_seconds=self.config.drop_grace_seconds,
             restart_grace_seconds=self.config.restart_grace_seconds,
             observe=self.metrics.observe,
+            bot_delay=self.config.bot_delay,
         )
         self.manager = RoomManager(
             self.store,
@@ -180,6 +182,7 @@ def create_app(
                     "name": name,
                     "min_players": game.MIN_PLAYERS,
                     "max_players": game.MAX_PLAYERS,
+                    "bots": has_bots(name),  # the host may seat computer players
                     "settings_schema": settings_schema(game.Settings),
                     "defaults": msgspec.to_builtins(game.Settings()),
                     "static": game.static_data() if hasattr(game, "static_data") else {},
