@@ -250,6 +250,12 @@ def create_app(
             await websocket.close(code=1008)
             return
         await websocket.accept()
+        # The handshake's headers are done with (the origin is checked, the gate has read the
+        # client's address) and a connection lasts hours: a browser's headers (user agent,
+        # languages, cookies) are a KiB or two per player kept for nothing. Starlette caches
+        # a Headers object over the same list, so that goes too.
+        websocket.scope["headers"] = []
+        websocket.__dict__.pop("_headers", None)
         line: Line = websocket.scope.get(LINE) or Line(None)
         outlet = Outlet(
             websocket.send_text, lambda code: websocket.close(code=code), abort=line.abort
