@@ -8,7 +8,7 @@ import random
 import time
 
 import pytest
-from e2e_actions import PHONE, create_room, no_horizontal_scroll, set_nickname
+from e2e_actions import PHONE, create_room, join_room, no_horizontal_scroll, set_nickname
 from haiclue_steps import expect, rack, screen
 from pitacor_steps import set_setting
 
@@ -17,8 +17,10 @@ MATCH_SECONDS = 90  # each match takes well under a minute; this is the give-up 
 
 @pytest.fixture(autouse=True)
 def quick_bots(monkeypatch):
-    """Before the ``server`` fixture starts the server (autouse fixtures come first)."""
+    """Before the ``server`` fixture starts the server (autouse fixtures come first): quick
+    bots, and a player who goes counts as dropped after a second, not five."""
     monkeypatch.setenv("TERTULIA_BOT_DELAY", "0.05-0.15")
+    monkeypatch.setenv("TERTULIA_DROP_GRACE", "1")
 
 
 def _bot_avatars(page, within: str):
@@ -122,3 +124,27 @@ def test_one_person_plays_a_whole_haiclue_game_from_play_now(player, artifacts):
     _play_haiclue_until_the_end(page)
     expect()(_bot_avatars(page, "#haiclue")).not_to_have_count(0)
     page.screenshot(path=str(artifacts / "bots-haiclue-end.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------------- leavers
+
+
+def test_the_host_lets_a_bot_play_for_a_player_who_dropped_and_they_take_it_back(player, server):
+    ana, bo = player(), player(viewport=PHONE)
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    ana.locator("#add-bot").click()
+    expect()(ana.locator("#seats li.is-bot")).to_have_count(1)
+    ana.locator("#start-match").click()
+    bo.locator("#pitacor-board .pc-cell").first.wait_for()
+    bo.goto("about:blank")  # Bo's phone loses the room
+    offer = ana.locator(".stand-in-button")
+    expect()(offer).to_have_text("Play for Bo")
+    offer.click()
+    playing = ana.locator(".stand-in.is-playing")
+    expect()(playing).to_have_text("A computer player plays for Bo until they come back.")
+    expect()(ana.locator(".stand-in-button")).to_have_count(0)
+    bo.goto(f"{server.url}/r/{code}")  # back, with the same browser: the same seat
+    bo.locator("#pitacor-board .pc-cell").first.wait_for()
+    expect()(ana.locator(".stand-in.is-playing")).to_have_count(0)
+    expect()(bo.locator(".stand-in")).to_have_count(0)
