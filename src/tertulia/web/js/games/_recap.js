@@ -7,7 +7,7 @@
 // and says how tall it went; it runs twice, once on a scratch canvas to measure, then on one
 // of that height. (The file starts with "_" so no game folder can take its name.)
 
-import { identity } from "../avatar.js";
+import { identity, isBot } from "../avatar.js";
 import { h, ht, tx } from "../dom.js";
 
 export const WIDTH = 1080; // px: wide enough for a laptop, fine on a phone's gallery
@@ -144,7 +144,7 @@ function sheet(g, dry = false) {
     },
     /** A player's avatar (colour + initial + shape, as on the page), `size` px, top-left at x, y. */
     avatar(id, nickname, x, y, size = 28) {
-      if (!dry) paintAvatar(g, identity(id, nickname), x, y, size);
+      if (!dry) paintAvatar(g, identity(id, nickname), x, y, size, isBot(id));
     },
     /** The sheet's head: the game's name, what it shows and the day, and the final places. */
     head(gameTitle, subtitle, ranking) {
@@ -202,7 +202,9 @@ const SHAPES = {
   shield: [[0, 0], [1, 0], [1, 0.62], [0.5, 1], [0, 0.62]],
 };
 
-export function paintAvatar(g, { colour, shape, initial }, x, y, size) {
+/** An avatar as avatar.js draws it: the shape in the player's colour, the initial in white —
+ * or, for a computer player, the robot head in its place. */
+export function paintAvatar(g, { colour, shape, initial }, x, y, size, bot = false) {
   g.beginPath();
   if (shape === "circle") g.arc(x + size / 2, y + size / 2, size / 2, 0, Math.PI * 2);
   else if (shape === "square") g.roundRect(x, y, size, size, size * 0.18);
@@ -213,11 +215,47 @@ export function paintAvatar(g, { colour, shape, initial }, x, y, size) {
   }
   g.fillStyle = colour;
   g.fill();
+  const shift = shape === "triangle" ? size * 0.16 : shape === "shield" ? -size * 0.06 : 0;
+  if (bot) {
+    paintRobot(g, colour, x + size * 0.2, y + size * 0.2 + shift, size * 0.6);
+    return;
+  }
   g.fillStyle = "#fff";
   g.font = `700 ${Math.round(size * 0.5)}px ${FONT}`;
   g.textAlign = "center";
   g.textBaseline = "middle";
-  const shift = shape === "triangle" ? size * 0.16 : shape === "shield" ? -size * 0.06 : 0;
   g.fillText(initial, x + size / 2, y + size / 2 + shift);
   g.textAlign = "left";
+}
+
+/** avatar.js's robot head (its 24-unit drawing), `size` px square at x, y. */
+function paintRobot(g, colour, x, y, size) {
+  const u = size / 24;
+  const rect = (rx, ry, w, hh, r) => {
+    g.beginPath();
+    g.roundRect(x + rx * u, y + ry * u, w * u, hh * u, r * u);
+    g.fill();
+  };
+  g.fillStyle = "#fff";
+  g.strokeStyle = "#fff";
+  g.lineWidth = 2 * u;
+  g.lineCap = "round";
+  g.beginPath();
+  g.moveTo(x + 12 * u, y + 2.5 * u);
+  g.lineTo(x + 12 * u, y + 6 * u);
+  g.stroke();
+  g.beginPath();
+  g.arc(x + 12 * u, y + 2.5 * u, 1.6 * u, 0, Math.PI * 2);
+  g.fill();
+  rect(4, 6, 16, 13, 3.5);
+  rect(1.5, 10.5, 2.5, 4.5, 1);
+  rect(20, 10.5, 2.5, 4.5, 1);
+  g.fillStyle = colour; // the face, cut out in the avatar's colour
+  for (const cx of [9, 15]) {
+    g.beginPath();
+    g.arc(x + cx * u, y + 11.5 * u, 1.8 * u, 0, Math.PI * 2);
+    g.fill();
+  }
+  rect(8.5, 15, 7, 1.8, 0.9);
+  g.lineCap = "butt";
 }

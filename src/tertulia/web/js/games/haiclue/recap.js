@@ -3,7 +3,7 @@
 // and the same painted into an image to share (_recap.js saves it). From `view.recap`, which
 // only the finished match's view carries (views.py `_recap`).
 
-import { identity } from "../../avatar.js";
+import { identity, isBot } from "../../avatar.js";
 import { h, ht, label, replace, tx } from "../../dom.js";
 import { INK, PAD, paintAvatar, recapHead, WIDTH } from "../_recap.js";
 import { clueTiles } from "./panels.js";
@@ -225,7 +225,7 @@ function paintRecap(ctx, push, sheet) {
             cy += 32;
           }
           if (!dry) {
-            paintAvatar(sheet.g, identity(seat, name), gx, cy, 24);
+            paintAvatar(sheet.g, identity(seat, name), gx, cy, 24, isBot(seat));
             const nw = sheet.text(name, gx + 30, cy + 2, { size: 18, max: 150 });
             paintSymbol(sheet.g, colour, gx + 36 + nw, cy, 22);
             const right_ = colour === clue.card;

@@ -5,7 +5,7 @@
 // A round's markers come from the history (views.py `_recap_markers`): seat → its cells by
 // guess, [first, second], null for a guess the clock took.
 
-import { identity } from "../../avatar.js";
+import { identity, isBot } from "../../avatar.js";
 import { h } from "../../dom.js";
 import { INK, PAD, paintAvatar, WIDTH } from "../_recap.js";
 import { nameOf, parseCell } from "./util.js";
@@ -78,7 +78,7 @@ function paintBoard(g, { board, colours, target, markers, players }, x, y, size)
     g.arc(cx, cy, big / 2 + 2, 0, Math.PI * 2);
     g.fillStyle = "rgb(255 255 255 / 85%)";
     g.fill();
-    paintAvatar(g, identity(m.seat, players.get(m.seat) ?? "?"), cx - big / 2, cy - big / 2, big);
+    paintAvatar(g, identity(m.seat, players.get(m.seat) ?? "?"), cx - big / 2, cy - big / 2, big, isBot(m.seat));
     if (m.guess === 2) {
       const r = big / 4;
       g.beginPath();
