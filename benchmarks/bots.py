@@ -4,8 +4,10 @@ Engine-level matches with every seat a bot (``tertulia.bots.play``: the pure eng
 room, no sockets), many seeds, then the clues written by people in ``tests/bots/data/``:
 
 - Pitacor: points per guesser per round on bot clues, per level and language, against a
-  random guesser (a random free cell); and on people's clues (the good guesser's first
-  marker on each case's target, the board cell nearest the colour the person meant).
+  random guesser (a random free cell); on people's clues (the good guesser's first marker
+  on each case's target, the board cell nearest the colour the person meant), also by part:
+  development, twins, held out (``people_parts``); and on the lexicon's own names read as
+  if their thing were not listed (how well unknown words are read, on 1,338 cases).
 - Haiclue: guess accuracy on bot clues, per level and deck; and on people's clues.
 - CPU (process time) and memory per decision, by kind; the model's load time and memory.
 
