@@ -4,6 +4,8 @@ The lexicon (``data/colour_things.tsv``, see ``data/README.md``) lists things �
 nature, materials, food — with the colour most people picture, named in the four room
 languages. Colours are compared in OKLab, the perceptual space the board itself is built in
 (``games/pitacor/board.py``), so "nearest colour" means what a person would call nearest.
+Modifiers (``data/colour_modifiers.tsv``: "dark", "pálido", "jasna"…) shift a colour's
+lightness and chroma.
 """
 
 from __future__ import annotations

@@ -25,8 +25,8 @@ from .colours import Lab
 # weighted by exp(SHARPNESS × (similarity − best similarity)), with CSLS's correction for
 # "hubs" (names near everything: HUBNESS × their mean similarity to their 10 nearest names).
 # Tuned by reading every lexicon name as if its thing were not listed (benchmarks/bots.py,
-# "lexicon, left out"), not on the people's cases: one neighbour 0.26 points, sixteen
-# aimed at by expected points 0.35, with the hub correction 0.41.
+# "lexicon names read as unknown words"), not on the people's cases: one neighbour 0.26
+# points, sixteen aimed at by expected points 0.35, with the hub correction 0.41.
 NEIGHBOURS = 16
 SHARPNESS = 10.0
 HUBNESS = 1.0
