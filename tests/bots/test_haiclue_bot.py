@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from bot_helpers import needs_model, players
 
 from tertulia.bots import haiclue as bot
@@ -100,11 +99,6 @@ def test_a_clue_has_as_many_tiles_as_the_host_requires() -> None:
     assert len(words) >= 4 and len(set(words)) == len(words) and set(words) <= set(RACK)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="haiclue.view does not carry the host's min_clue_tiles, so the bot assumes 2 "
-    "(needs '\"min_clue_tiles\": state.settings.min_clue_tiles' in games/haiclue/views.py)",
-)
 def test_the_bots_clue_is_accepted_when_the_host_requires_four_tiles(no_model) -> None:
     """A bot decides from its seat's view alone, so the view must say how many tiles a clue
     needs; otherwise the engine refuses the bot's two-tile clue (``clue.too_few_tiles``)."""

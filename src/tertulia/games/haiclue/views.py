@@ -48,6 +48,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "team_score": state.team_score,
         "team_goal": COOP_GOAL,
         "team_perfect": COOP_PERFECT,
+        "min_clue_tiles": state.settings.min_clue_tiles,  # the host's "fewest tiles in a clue"
         "rack": _rack(state, seat) if playing else None,
         "card": state.cards.get(seat).value if playing and _card_secret(state, seat) else None,
         "my_clue": clue_words(state, seat) if playing and seat in state.clues else None,
