@@ -18,12 +18,15 @@ function entries(past) {
   return [...judged, ...voided];
 }
 
-/** Each reading of a judged drawing, with its mark. */
-function readings(push, j) {
+/** Each reading of a judged drawing, with its mark: who said what, right or wrong (the
+ * round's results and the album show them alike). None for a drawing nobody read. */
+export function readings(push, j) {
+  const order = j.order || [];
+  if (!order.length) return null;
   return h(
     "ul",
     { class: "pn-readings" },
-    (j.order || []).map((seat) => {
+    order.map((seat) => {
       const text = j.interpretations?.[seat] ?? "";
       const right = Boolean(j.marks?.[seat]?.right);
       return h(

@@ -4,7 +4,7 @@
 
 import { h, ht, replace, tx } from "../../dom.js";
 import { drawingView } from "./canvas.js";
-import { createAlbum } from "./recap.js";
+import { createAlbum, readings } from "./recap.js";
 import { nicknameOf, signed } from "./util.js";
 
 /** One line of progress for a player in phase B. */
@@ -60,28 +60,6 @@ function progressBar(g) {
   return h("span", { class: "pn-bar", "aria-hidden": "true" }, h("span", { class: "pn-bar-fill", style: `width: ${Math.round((100 * Math.min(done, total)) / total)}%` }));
 }
 
-/** Each reading of a judged drawing, with its mark: who said what, right or wrong. */
-function readings(ctx, push, j) {
-  const order = j.order || [];
-  if (!order.length) return null;
-  return h(
-    "ul",
-    { class: "pn-readings" },
-    order.map((seat) => {
-      const text = j.interpretations?.[seat] ?? "";
-      const right = Boolean(j.marks?.[seat]?.right);
-      return h(
-        "li",
-        { class: right ? "right" : "wrong", dataset: { seat } },
-        h("span", { class: "pn-mark-symbol", "aria-hidden": "true" }, right ? "✓" : "✗"),
-        h("span", { class: "name" }, nicknameOf(push, seat)),
-        text ? h("q", {}, text) : ht("span", { class: "muted" }, "game.pinto.show.blank"),
-        ht("span", { class: "visually-hidden" }, right ? "game.pinto.mark.right" : "game.pinto.mark.wrong"),
-      );
-    }),
-  );
-}
-
 /** The result of each drawing of a round: thumbnail, title, points, who said what. */
 function resultList(ctx, push, judgements, titles, blobs, round) {
   return h(
@@ -104,7 +82,7 @@ function resultList(ctx, push, judgements, titles, blobs, round) {
           entries.length
             ? h("span", { class: "pn-result-points" }, entries.map(([seat, p]) => `${nicknameOf(push, seat)} ${signed(p)}`).join(" · "))
             : ht("span", { class: "hint" }, "game.pinto.show.no_points"),
-          readings(ctx, push, j),
+          readings(push, j),
         ),
       );
     }),
