@@ -142,6 +142,14 @@ class StandIn(Record, tag="stand_in"):
     language: str
 
 
+class StandInEnded(Record, tag="stand_in_ended"):
+    """The host ends a stand-in by hand: the computer player stops playing for ``player``,
+    who is still away (their own return ends it too, without this record)."""
+
+    by: str
+    player: str
+
+
 AnyRecord = (
     Joined
     | Renamed
@@ -160,6 +168,7 @@ AnyRecord = (
     | BotAdded
     | BotRemoved
     | StandIn
+    | StandInEnded
 )
 record_decoder = msgspec.json.Decoder(AnyRecord)
 record_encoder = msgspec.json.Encoder()
