@@ -22,7 +22,7 @@ export function createStandIns(app) {
     const key = JSON.stringify([amHost, offers.map((s) => [s.id, s.nickname]), played.map((s) => [s.id, s.nickname])]);
     if (key === shown) return;
     shown = key;
-    replace(el, offers.map((seat) => offer(room, seat)), played.map((seat) => playingFor(seat, amHost)));
+    replace(el, offers.map((seat) => offer(room, seat)), played.flatMap((seat) => (amHost ? [playingFor(seat), endRow(seat)] : [playingFor(seat)])));
   }
 
   function offer(room, seat) {
@@ -43,15 +43,17 @@ export function createStandIns(app) {
     return h("div", { class: "card stand-in" }, ht("p", {}, "room.stand_in.offer", { name: seat.nickname }), button, error);
   }
 
-  function playingFor(seat, amHost) {
-    const text = h("p", {}, h("span", { class: "stand-in-glyph" }, botGlyph()), " ", ht("span", {}, "room.stand_in.playing", { name: seat.nickname }));
-    const card = h("div", { class: "card stand-in is-playing", dataset: { player: seat.id } }, text);
-    if (amHost) card.append(...endButton(seat));
-    return card;
+  function playingFor(seat) {
+    return h(
+      "div",
+      { class: "card stand-in is-playing", dataset: { player: seat.id } },
+      h("p", {}, h("span", { class: "stand-in-glyph" }, botGlyph()), " ", ht("span", {}, "room.stand_in.playing", { name: seat.nickname })),
+    );
   }
 
-  /** The host's "Stop playing for X": the seat waits for its player again. */
-  function endButton(seat) {
+  /** The host's "Stop playing for X", right under the card saying so (a row of its own, so
+   * the card says only who is played for): the seat waits for its player again. */
+  function endRow(seat) {
     const error = h("p", { class: "field-error", hidden: true });
     const button = ht("button", { type: "button", class: "secondary stand-in-end", dataset: { player: seat.id } }, "room.stand_in.end", {
       name: seat.nickname,
@@ -65,7 +67,7 @@ export function createStandIns(app) {
         button.disabled = false;
       }
     });
-    return [button, error];
+    return h("div", { class: "stand-in stand-in-end-row", dataset: { player: seat.id } }, button, error);
   }
 
   return { el, update };
