@@ -103,6 +103,13 @@ class StandIn(ClientMessage, tag="stand_in"):
     language: str = "en"
 
 
+class EndStandIn(ClientMessage, tag="end_stand_in"):
+    """The host takes the seat back from the computer player playing for ``player`` (who is
+    still away): the seat waits for them again, as after their drop."""
+
+    player: str
+
+
 class StartMatch(ClientMessage, tag="start_match"):
     pass
 
@@ -152,6 +159,7 @@ Incoming = (
     | AddBot
     | RemoveBot
     | StandIn
+    | EndStandIn
     | StartMatch
     | Rematch
     | Act

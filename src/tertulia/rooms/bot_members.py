@@ -21,7 +21,7 @@ from ..games.base import Event, RuleError
 from ..text.lookalike import looks_alike
 
 if TYPE_CHECKING:
-    from .model import BotAdded, BotRemoved, Record, RoomModel, StandIn
+    from .model import BotAdded, BotRemoved, Record, RoomModel, StandIn, StandInEnded
 
 BOT_ID_PREFIX = "bot-"  # people's ids are base32 (rooms/identity.py): never a hyphen
 
@@ -129,6 +129,23 @@ def _stood_in(room: RoomModel, r: StandIn) -> list[Event]:
     return [*events, Event("room.stand_in", {"player": r.player})]
 
 
+def _stand_in_ended(room: RoomModel, r: StandInEnded) -> list[Event]:
+    """The host ends a stand-in by hand ("let them play it themselves when they are back"):
+    the bot stops, and the game is told the seat is away again (a dropped Pitacor giver's
+    clock pauses as it did before the stand-in)."""
+    from .model import Status, _require_host
+
+    _require_host(room, r.by)
+    if room.status is not Status.PLAYING:
+        raise RuleError("room.no_match", "No match is being played.")
+    seat = room.seat(r.player)
+    if seat is None or seat.stand_in is None:
+        raise RuleError("bot.not_standing_in", "No computer player plays for them.")
+    room.match, events = room.game.apply(room.match, None, base.Drop(r.player), r.at)
+    seat.stand_in = None
+    return [*events, Event("room.stand_in_ended", {"player": r.player, "by": r.by})]
+
+
 def unseat_bots_without_game(room: RoomModel) -> list[Event]:
     """The host chose a game with no computer players (Pintó): its bots leave the room."""
     if has_bots(room.game.NAME):
@@ -140,9 +157,14 @@ def unseat_bots_without_game(room: RoomModel) -> list[Event]:
 
 
 def _folds() -> dict[type, Callable[[RoomModel, Record], list[Event]]]:
-    from .model import BotAdded, BotRemoved, StandIn
+    from .model import BotAdded, BotRemoved, StandIn, StandInEnded
 
-    return {BotAdded: _bot_added, BotRemoved: _bot_removed, StandIn: _stood_in}
+    return {
+        BotAdded: _bot_added,
+        BotRemoved: _bot_removed,
+        StandIn: _stood_in,
+        StandInEnded: _stand_in_ended,
+    }
 
 
 FOLDS = _folds()

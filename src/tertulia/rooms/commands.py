@@ -12,6 +12,7 @@ from ..protocol import (
     Chat,
     ChooseGame,
     ClientMessage,
+    EndStandIn,
     Kick,
     LeaveRoom,
     Rematch,
@@ -39,6 +40,7 @@ from .model import (
     Reordered,
     RoomModel,
     SettingsChanged,
+    StandInEnded,
 )
 from .model import StandIn as StoodIn
 
@@ -85,4 +87,6 @@ def record_for(
             return BotRemoved(at=at, by=who, player=player)
         case StandIn(player=player, level=level, language=language):
             return StoodIn(at=at, by=who, player=player, level=level, language=language)
+        case EndStandIn(player=player):
+            return StandInEnded(at=at, by=who, player=player)
     raise RuleError("message.not_for_room", "That message is not for a room.")

@@ -142,6 +142,14 @@ class StandIn(Record, tag="stand_in"):
     language: str
 
 
+class StandInEnded(Record, tag="stand_in_ended"):
+    """The host ends a stand-in by hand: the computer player stops playing for ``player``,
+    who is still away (their own return ends it too, without this record)."""
+
+    by: str
+    player: str
+
+
 AnyRecord = (
     Joined
     | Renamed
@@ -160,6 +168,7 @@ AnyRecord = (
     | BotAdded
     | BotRemoved
     | StandIn
+    | StandInEnded
 )
 record_decoder = msgspec.json.Decoder(AnyRecord)
 record_encoder = msgspec.json.Encoder()
@@ -410,6 +419,25 @@ def _move(room: RoomModel, r: GameMove, *, judge_text: bool = True) -> list[Even
     room.match, events = room.game.apply(room.match, r.seat, action, r.at, judge_text=judge_text)
     _note_end(room)
     return events
+
+
+def with_verdicts(room: RoomModel, record: Record) -> Record:
+    """Live only, before the fold: a game move with the game's verdicts on its free text
+    written in (the game's optional ``verdicts``: a Pintó interpretation's automatic mark), so
+    the log keeps what the judge said when players saw it and a replay reuses it instead of
+    asking a judge that may have changed since (docs/architecture.md, "Verdicts in the log").
+    A move the fold will refuse anyway is left as it is."""
+    verdicts = getattr(room.game, "verdicts", None)
+    if verdicts is None or not isinstance(record, GameMove) or room.match is None:
+        return record
+    try:
+        action = decode_move(room, record.seat, record.action)
+    except RuleError:
+        return record  # refused by the fold, with the same words
+    judged = verdicts(room.match, record.seat, action)
+    if judged is action:
+        return record
+    return msgspec.structs.replace(record, action=msgspec.to_builtins(judged))
 
 
 def check_move(room: RoomModel, seat: str, action: dict[str, Any], at: float) -> None:

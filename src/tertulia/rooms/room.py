@@ -27,9 +27,9 @@ import msgspec
 
 from ..bots.base import DecisionRunner
 from ..games.base import RuleError
-from ..protocol import Ack, Check, ClientMessage, Notice, ServerMessage, Sync
+from ..protocol import Ack, Act, Check, ClientMessage, Notice, ServerMessage, Sync
 from ..store import Store
-from .bot_driver import BotDriver
+from .bot_driver import BotDriver, BotPeer
 from .clocks import Clocks
 from .commands import record_for
 from .commit import Commits
@@ -374,6 +374,8 @@ class Room:
                 peer.send(Ack(message.id))
                 self._observe(item, None)
                 return None
+            if isinstance(peer, BotPeer) and isinstance(message, Act):
+                _still_played_by_bot(self.model, peer.player)
             version = getattr(self.model.game, "VERSION", 0)
             record = record_for(
                 message, peer.player, self.clock(), game_version=version, room=self.model
@@ -498,6 +500,14 @@ def _in_background(work: Any) -> None:
     task = asyncio.get_running_loop().create_task(work)
     _background.add(task)
     task.add_done_callback(_background.discard)
+
+
+def _still_played_by_bot(model: Any, player: str) -> None:
+    """A bot's move decided before its stand-in ended (the player came back, or the host
+    stopped it) and queued behind that change is dropped: the seat is a person's again."""
+    seat = model.seat(player)
+    if seat is None or seat.played_by_bot is None:
+        raise RuleError("bot.not_playing", "No computer player plays this seat now.")
 
 
 def _warm_up(game: Any, settings: Any) -> None:

@@ -43,6 +43,7 @@ _ROOM_MESSAGES = (
     p.AddBot,
     p.RemoveBot,
     p.StandIn,
+    p.EndStandIn,
     p.Check,
     p.Chat,
     p.SetNickname,

@@ -1,7 +1,8 @@
 // "Play for them": during a match, a player who dropped out can have a computer player take
 // their seat until they come back (Pitacor and Haiclue). The host sees an offer for each
 // such player; everyone sees who is played for. Their own return takes the seat back (the
-// server's doing: nothing to press).
+// server's doing: nothing to press); the host may also end a stand-in by hand ("Stop playing
+// for X"): the seat then waits for them, as after their drop.
 
 import { botGlyph } from "./avatar.js";
 import { botLanguage } from "./bot_adder.js";
@@ -18,10 +19,10 @@ export function createStandIns(app) {
     const away = playing ? room.seats.filter((s) => !s.spectator && !s.bot && !s.online && !s.stand_in) : [];
     const played = playing ? room.seats.filter((s) => s.stand_in) : [];
     const offers = amHost ? away : [];
-    const key = JSON.stringify([offers.map((s) => [s.id, s.nickname]), played.map((s) => [s.id, s.nickname])]);
+    const key = JSON.stringify([amHost, offers.map((s) => [s.id, s.nickname]), played.map((s) => [s.id, s.nickname])]);
     if (key === shown) return;
     shown = key;
-    replace(el, offers.map((seat) => offer(room, seat)), played.map((seat) => playingFor(seat)));
+    replace(el, offers.map((seat) => offer(room, seat)), played.flatMap((seat) => (amHost ? [playingFor(seat), endRow(seat)] : [playingFor(seat)])));
   }
 
   function offer(room, seat) {
@@ -48,6 +49,25 @@ export function createStandIns(app) {
       { class: "card stand-in is-playing", dataset: { player: seat.id } },
       h("p", {}, h("span", { class: "stand-in-glyph" }, botGlyph()), " ", ht("span", {}, "room.stand_in.playing", { name: seat.nickname })),
     );
+  }
+
+  /** The host's "Stop playing for X", right under the card saying so (a row of its own, so
+   * the card says only who is played for): the seat waits for its player again. */
+  function endRow(seat) {
+    const error = h("p", { class: "field-error", hidden: true });
+    const button = ht("button", { type: "button", class: "secondary stand-in-end", dataset: { player: seat.id } }, "room.stand_in.end", {
+      name: seat.nickname,
+    });
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await app.conn.request("end_stand_in", { player: seat.id });
+      } catch (refusal) {
+        showError(error, refusal);
+        button.disabled = false;
+      }
+    });
+    return h("div", { class: "stand-in stand-in-end-row", dataset: { player: seat.id } }, button, error);
   }
 
   return { el, update };
