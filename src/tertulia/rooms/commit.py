@@ -21,7 +21,16 @@ from ..protocol import Ack
 from ..store import LogEntry, Store
 from ..store.errors import FencedOut
 from .fanout import FanOut, Pushes
-from .model import MatchStarted, Record, RoomModel, Status, check_new, fold, record_encoder
+from .model import (
+    MatchStarted,
+    Record,
+    RoomModel,
+    Status,
+    check_new,
+    fold,
+    record_encoder,
+    with_verdicts,
+)
 from .replay import SNAPSHOT_EVERY, rebuild, snapshot_of
 
 if TYPE_CHECKING:
@@ -99,6 +108,7 @@ class Commits:
             raise RuleError("server.store", "This room can't save anything right now.")
         was = self.model.status
         check_new(self.model, record)  # live only: replay trusts what was saved
+        record = with_verdicts(self.model, record)  # live only: replay reuses them
         self.ahead = True
         try:
             events = fold(self.model, record)  # a RuleError here changed nothing

@@ -40,7 +40,10 @@ class Match:
 
     def act(self, seat, action, *, replaying: bool = False):
         """``replaying``: as the room folds its saved log (an old log's moves are accepted
-        as they were then)."""
+        as they were then). Otherwise the move is made as the live room makes it: with the
+        judge's verdicts written in (``rules.verdicts``), and logged so."""
+        if not replaying:
+            action = rules.verdicts(self.state, seat, action)
         self.state, events = rules.apply(
             self.state, seat, action, self.now, judge_text=not replaying
         )

@@ -162,7 +162,7 @@ def submit_clue(state: State, seat: str, action: SubmitClue, now: float, events)
     if len(action.words) < state.settings.min_clue_tiles:
         raise RuleError(
             TOO_FEW_TILES,
-            "A clue needs at least two of your tiles.",
+            f"A clue needs at least {state.settings.min_clue_tiles} of your tiles.",
             min=state.settings.min_clue_tiles,
         )
     state.clues[seat] = tiles_for_words(state, seat, action.words)

@@ -12,6 +12,7 @@ from .rules import (
     may_chat,
     outcome,
     start,
+    verdicts,
 )
 from .settings import Settings
 from .state import PintoAction as Action
@@ -74,6 +75,7 @@ __all__ = [
     "may_chat",
     "outcome",
     "start",
+    "verdicts",
     "view",
     "views_changed_by",
     "warm_up",

@@ -80,8 +80,10 @@ def begin_judging(state: State, now: float, events: list[Event]) -> None:
     Whatever a player was still typing counts: a draft is newer than any saved reading of the
     same drawing (saving one clears the draft), so it is the reading on their screen."""
     for work in state.works.values():
-        work.interpretations.update(work.drafts)
-        work.drafts = {}
+        for artist, text in work.drafts.items():
+            work.interpretations[artist] = text
+            keep_mark(work.marks, artist, work.draft_marks.get(artist))
+        work.drafts, work.draft_marks = {}, {}
     order = [p for p in state.round_players if state.works[p].drawing is not None]
     if order and state.settings.first_artist is FirstArtist.RANDOM:
         first = state.rng.below(len(order))
@@ -106,17 +108,49 @@ def next_artist(state: State, now: float, events: list[Event]) -> None:
     clockwise = state.round_players[at + 1 :] + state.round_players[:at]
     opponents = [p for p in clockwise if not has_left(state, p)]
     title = state.works[artist].title or ""
-    language = state.settings.language.value
-    perfect = state.settings.matching is Matching.PERFECT
-    marks = {
-        seat: judging.premark(
-            title, state.works[seat].interpretations.get(artist, ""), language, perfect
-        )
-        for seat in opponents
-    }
+    marks = {seat: mark_at_judging(state, state.works[seat], artist) for seat in opponents}
     state.judgements.append(Judgement(artist, opponents, marks))
     events.append(Event("artist.up", {"artist": artist, "title": title}))
     set_clock(state, Clock.JUDGING, state.settings.judging_seconds, now)
+
+
+def mark_of(state: State, artist: str, text: str) -> judging.Mark | None:
+    """The judge's mark of ``text`` (tidied) as an interpretation of ``artist``'s drawing, or
+    None if that drawing has no title to match yet. Asked when the interpretation is sent
+    live: the title is final by then (a revealed drawing's title is locked), and so are the
+    match's language and matching."""
+    work = state.works.get(artist)
+    if work is None or work.title is None:
+        return None
+    language = state.settings.language.value
+    perfect = state.settings.matching is Matching.PERFECT
+    return judging.premark(work.title, text, language, perfect)
+
+
+def keep_mark(marks: dict[str, judging.Mark], artist: str, mark: judging.Mark | None) -> None:
+    """Keep ``mark`` as the mark of the text just kept for ``artist``; None (a move of a log
+    saved before marks were kept) forgets any older one, which was about another text."""
+    if mark is None:
+        marks.pop(artist, None)
+    else:
+        marks[artist] = mark
+
+
+def mark_at_judging(state: State, work: Work, artist: str) -> judging.Mark:
+    """The automatic mark of ``work``'s interpretation of ``artist``'s drawing: the one the
+    judge gave when it was sent (kept in the log: a replay never asks the judge again). Only
+    an interpretation from a log saved before marks were kept has none: it is judged now, as
+    it was then. A blank is wrong by the rule itself, judge or not."""
+    text = work.interpretations.get(artist, "")
+    if not text.strip():
+        return judging.Mark(False, "blank")  # "If you didn't write any interpretation ..."
+    kept = work.marks.get(artist)
+    if kept is not None:
+        return kept
+    title = state.works[artist].title or ""
+    language = state.settings.language.value
+    perfect = state.settings.matching is Matching.PERFECT
+    return judging.premark(title, text, language, perfect)
 
 
 def score_current(state: State, now: float, events: list[Event]) -> None:
@@ -164,9 +198,10 @@ def end_round(state: State, now: float, events: list[Event]) -> None:
     begin_round(state, now, events)
 
 
-def past_round(state: State) -> PastRound:
+def past_round(state: State, *, strokes: bool = True) -> PastRound:
     """This round as every view may show it from now on: the titles and interpretations of
-    the drawings that were judged (all shown at their judging), and every revealed drawing."""
+    the drawings that were judged (all shown at their judging), and every revealed drawing.
+    ``strokes=False`` leaves each drawing's strokes empty (a view names drawings only)."""
     judged = [j.artist for j in state.judgements]
     return PastRound(
         round=state.round,
@@ -177,7 +212,7 @@ def past_round(state: State) -> PastRound:
             for j in state.judgements
         },
         drawings={
-            a: msgspec.msgpack.encode(w.drawing)
+            a: msgspec.msgpack.encode(w.drawing) if strokes else b""
             for a, w in state.works.items()
             if w.drawing is not None
         },

@@ -14,8 +14,9 @@ is a typo, unless the slip is itself a real word ("house" is not a typo of "hors
 ``judging_words``). Perfect (the rulebook's variant): only case and surrounding spaces are
 forgiven.
 
-Deterministic for given versions of simplemma and wordfreq (pinned in pyproject.toml), so a
-replayed match pre-marks as it did live.
+Deterministic for given versions of simplemma and wordfreq (pinned in pyproject.toml). A
+replay does not rely on it: each mark is made once, when the interpretation is sent, and kept
+in the log with it (``rules.verdicts``), so a later judge never re-marks a saved match.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ the drawing is scored. Online choices are explained in ``docs/games/pinto.md``.
 
 from __future__ import annotations
 
+import msgspec
+
 from ...text.normalize import tidy
 from ...text.profanity import is_profane
 from .. import base
@@ -28,6 +30,8 @@ from .flow import (
     find,
     finish_creating_if_done,
     is_done,
+    keep_mark,
+    mark_of,
     next_artist,
     ranking,
     score_current,
@@ -69,6 +73,7 @@ __all__ = [  # what views, the room and the tests use from here
     "outcome",
     "ranking",
     "start",
+    "verdicts",
 ]
 
 PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
@@ -142,7 +147,10 @@ def reveal_drawing(state: State, seat: str, action: RevealDrawing, now: float, e
 
 def interpret(state: State, seat: str, action: Interpret, now: float, events) -> None:
     """ "Complete your screen's chart with ... your interpretation of their drawing. You can
-    leave empty spaces." """
+    leave empty spaces." The judge's mark is kept with the text: the live room wrote it into
+    the move (``verdicts``), so a replay reuses it. A move without one (a log saved before
+    marks were kept) is judged when its drawing's judging starts, as it was then
+    (``flow.mark_at_judging``)."""
     work = _my_work(state, seat)
     if action.artist == seat:
         raise RuleError("interpret.own", "That's your own drawing.")
@@ -156,15 +164,33 @@ def interpret(state: State, seat: str, action: Interpret, now: float, events) ->
     text = tidy(action.text)
     if len(text) > TEXT_MAX:
         raise RuleError("interpret.too_long", "That's too long.", max=TEXT_MAX)
+    mark = action.mark
     if action.draft:  # counts only if phase B ends first (begin_judging)
         if work.interpretations.get(action.artist) == text:
             work.drafts.pop(action.artist, None)  # typed back to what is saved: nothing newer
+            work.draft_marks.pop(action.artist, None)
         else:
             work.drafts[action.artist] = text
+            keep_mark(work.draft_marks, action.artist, mark)
         return
     work.drafts.pop(action.artist, None)
+    work.draft_marks.pop(action.artist, None)
     work.interpretations[action.artist] = text
+    keep_mark(work.marks, action.artist, mark)
     finish_creating_if_done(state, now, events)
+
+
+def verdicts(state: State, seat: str | None, action: base.Action) -> base.Action:
+    """The move as the room logs it (contract: ``verdicts``): an interpretation with the
+    judge's mark written in, made now against the artist's (final) title, so a replay reuses
+    it whatever the judge says by then. Any mark a client sent is replaced. Called by the live
+    room only, before the move is folded; a move the rules will refuse gets no mark."""
+    if not isinstance(action, Interpret):
+        return action
+    text = tidy(action.text)
+    fit = state.phase is Phase.CREATE and len(text) <= TEXT_MAX
+    mark = mark_of(state, action.artist, text) if fit else None
+    return msgspec.structs.replace(action, mark=mark)
 
 
 def flag_drawing(state: State, seat: str, action: FlagDrawing, now: float, events) -> None:
@@ -281,4 +307,5 @@ _HANDLERS: dict[type, base.Handler] = {
 # "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py);
 # a replayed title (judge_text=False) is not judged for profanity again, and a replayed
 # artist's mark of before fair marks folds as it did (a new one is refused: ``marks.py``).
+# Interpretations are judged by ``verdicts``, before the fold, live only.
 apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, SEATS, judging={SetTitle, Judge, ConfirmMarks})

@@ -49,6 +49,12 @@ class Interpret(Action, tag="interpret"):
     artist: str
     text: str
     draft: bool = False
+    # The judge's mark of ``text`` against the artist's title, written in by the room when the
+    # move is made live (``rules.verdicts``: whatever a client sends here is overwritten), so
+    # the log keeps what the judge said and a replay reuses it, never asking the judge again.
+    # None in logs saved before marks were kept: those are judged when the drawing's judging
+    # starts, as they were then.
+    mark: Mark | None = None
 
 
 class FlagDrawing(Action, tag="flag_drawing"):
@@ -126,6 +132,10 @@ class Work(msgspec.Struct):
     drawing: list[Stroke] | None = None  # set once revealed, locked from then on
     interpretations: dict[str, str] = {}  # artist → text ("" is blank)
     drafts: dict[str, str] = {}  # artist → text typed since the last save (see Interpret)
+    # The judge's marks of those texts, made when each was sent (``Interpret.mark``); an
+    # interpretation without one comes from a log saved before marks were kept.
+    marks: dict[str, Mark] = {}  # artist → mark of interpretations[artist]
+    draft_marks: dict[str, Mark] = {}  # artist → mark of drafts[artist]
     flags: list[str] = []  # who flagged this drawing
     void: bool = False
 

@@ -4,6 +4,7 @@
 
 import { h, ht, replace, tx } from "../../dom.js";
 import { drawingView } from "./canvas.js";
+import { createAlbum, readings } from "./recap.js";
 import { nicknameOf, signed } from "./util.js";
 
 /** One line of progress for a player in phase B. */
@@ -59,28 +60,6 @@ function progressBar(g) {
   return h("span", { class: "pn-bar", "aria-hidden": "true" }, h("span", { class: "pn-bar-fill", style: `width: ${Math.round((100 * Math.min(done, total)) / total)}%` }));
 }
 
-/** Each reading of a judged drawing, with its mark: who said what, right or wrong. */
-function readings(ctx, push, j) {
-  const order = j.order || [];
-  if (!order.length) return null;
-  return h(
-    "ul",
-    { class: "pn-readings" },
-    order.map((seat) => {
-      const text = j.interpretations?.[seat] ?? "";
-      const right = Boolean(j.marks?.[seat]?.right);
-      return h(
-        "li",
-        { class: right ? "right" : "wrong", dataset: { seat } },
-        h("span", { class: "pn-mark-symbol", "aria-hidden": "true" }, right ? "✓" : "✗"),
-        h("span", { class: "name" }, nicknameOf(push, seat)),
-        text ? h("q", {}, text) : ht("span", { class: "muted" }, "game.pinto.show.blank"),
-        ht("span", { class: "visually-hidden" }, right ? "game.pinto.mark.right" : "game.pinto.mark.wrong"),
-      );
-    }),
-  );
-}
-
 /** The result of each drawing of a round: thumbnail, title, points, who said what. */
 function resultList(ctx, push, judgements, titles, blobs, round) {
   return h(
@@ -103,7 +82,7 @@ function resultList(ctx, push, judgements, titles, blobs, round) {
           entries.length
             ? h("span", { class: "pn-result-points" }, entries.map(([seat, p]) => `${nicknameOf(push, seat)} ${signed(p)}`).join(" · "))
             : ht("span", { class: "hint" }, "game.pinto.show.no_points"),
-          readings(ctx, push, j),
+          readings(push, j),
         ),
       );
     }),
@@ -150,9 +129,10 @@ export function createRoundResults(ctx) {
   return { el, update };
 }
 
-/** The final scores: podium, points per round, and the tie-break explained. */
+/** The final scores: podium, points per round, the tie-break explained, and the album. */
 export function createFinal(ctx) {
   const el = h("section", { class: "card pn-final", id: "pn-final", hidden: true, "aria-labelledby": "pn-final-title" });
+  const album = createAlbum(ctx); // every round's drawings, downloadable as an image
   let signature = null;
 
   function tieNotes(push, ranking) {
@@ -225,16 +205,9 @@ export function createFinal(ctx) {
       ),
       ht("p", { class: "hint pn-tiebreak-rule" }, "game.pinto.final.rule"),
       notes.length ? h("ul", { class: "pn-tie-notes", id: "pn-tie-notes" }, notes) : null,
-      (view.past_rounds || []).length ? ht("h3", {}, "game.pinto.final.every_round") : null,
-      (view.past_rounds || []).map((past) =>
-        h(
-          "section",
-          { class: "pn-past-round", dataset: { round: String(past.round) }, "aria-label": ctx.t("game.pinto.final.round_heading", { round: past.round, category: past.category }) },
-          ht("h4", {}, "game.pinto.final.round_heading", { round: past.round, category: past.category }),
-          resultList(ctx, push, past.judged, null, blobs, past.round),
-        ),
-      ),
+      album.el,
     );
+    album.update(push, blobs);
   }
   return { el, update };
 }
