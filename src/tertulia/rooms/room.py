@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable, KeysView
 from dataclasses import dataclass
@@ -518,4 +519,7 @@ def _warm_up(game: Any, settings: Any) -> None:
     if warm is None or key in _warmed:
         return
     _warmed.add(key)
-    asyncio.get_running_loop().run_in_executor(None, warm, settings)
+    # A daemon thread, not the loop's executor: a stopping server joins the executor's
+    # threads, and a warm-up nobody needs any more held a shutdown for 10 s under load.
+    name = f"warm-up-{game.NAME}"
+    threading.Thread(target=warm, args=(settings,), name=name, daemon=True).start()
