@@ -5,11 +5,20 @@
 import { avatar } from "./avatar.js";
 import { createBotAdder } from "./bot_adder.js";
 import { confirmDialog, gameName, h, ht, label, replace, showError, tx } from "./dom.js";
-import { t } from "./i18n.js";
+import { onLanguageChange, t } from "./i18n.js";
 import { paintLanguageLine, useMyLanguage } from "./room_language.js";
 import { createSettingsForm } from "./settings_form.js";
 
 /** Helpers the room screen and game screens share about a `room` object. */
+/** "Computer · Good": the level is a translation inside a translation, so it is looked up
+ * again whenever the language changes (retranslate() alone would keep the first language's). */
+function botPill(pill) {
+  return tx(pill, "lobby.bot_pill", { level: t(`bot.level.${pill.dataset.level}`) });
+}
+onLanguageChange(() => {
+  for (const pill of document.querySelectorAll(".pill.bot[data-level]")) botPill(pill);
+});
+
 export function isOnline(room, seat) {
   if (seat.bot) return true; // a computer player is always at the table
   // seats[].online is the room's presence (false once a dropped player's grace is over);
@@ -104,7 +113,7 @@ export function createLobby(app) {
     if (seat.host || seat.id === room.host) tags.append(ht("span", { class: "pill host" }, "lobby.host"));
     if (seat.spectator) tags.append(ht("span", { class: "pill spectator" }, "lobby.spectator"));
     const presence = seat.bot
-      ? ht("span", { class: "pill bot" }, "lobby.bot_pill", { level: t(`bot.level.${seat.level}`) })
+      ? botPill(ht("span", { class: "pill bot", "data-level": seat.level }, "lobby.bot_pill"))
       : ht("span", { class: `presence ${online ? "online" : "offline"}` }, online ? "lobby.online" : "lobby.offline");
     const controls = h("span", { class: "seat-controls" });
     if (amHost && room.status === "lobby") {
@@ -247,7 +256,9 @@ export function createLobby(app) {
     hostBox.hidden = !amHost || room.status !== "lobby";
     const missing = Math.max(0, (room.min_players || 0) - seated.length);
     startButton.disabled = missing > 0;
-    if (missing > 0) tx(startNote, "lobby.need_players", { count: missing, min: room.min_players });
+    // Only the host sees this note; in a game with computer players, say they can fill in.
+    const needKey = room.bots ? "lobby.need_players_or_bots" : "lobby.need_players";
+    if (missing > 0) tx(startNote, needKey, { count: missing, min: room.min_players });
     else tx(startNote, "lobby.ready_to_start");
 
     // The line at the top: what is happening, what *you* should do.

@@ -30,6 +30,10 @@ function ringPoints(settings, ring) {
   return ring < table.length ? table[ring] : 0;
 }
 
+function clamp(value, low, high) {
+  return Math.min(Math.max(value, low), high);
+}
+
 function ring(a, b) {
   return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]));
 }
@@ -69,11 +73,14 @@ function paintBoard(g, { board, colours, target, markers, players }, x, y, size)
     g.strokeRect(x + at[1] * size, y + at[0] * size, size, size);
   }
   const big = size * 1.5; // larger than a cell, so each player's colour and shape read
+  const inset = big / 2 + big / 8 + 2;
   for (const m of markers) {
     const p = parseCell(m.cell);
     if (!p) continue;
-    const cx = x + p[1] * size + size / 2;
-    const cy = y + p[0] * size + size / 2;
+    // A marker on an edge cell is pulled in just enough to show whole (halo and "2" badge):
+    // half of it would fall off the small board. The legend beside it names the exact cell.
+    const cx = clamp(x + p[1] * size + size / 2, x + inset, x + cols * size - inset);
+    const cy = clamp(y + p[0] * size + size / 2, y + inset, y + rows * size - inset);
     g.beginPath();
     g.arc(cx, cy, big / 2 + 2, 0, Math.PI * 2);
     g.fillStyle = "rgb(255 255 255 / 85%)";
