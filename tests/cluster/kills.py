@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -212,7 +213,9 @@ def main() -> int:
         f"{report.kills} kills in {report.seconds:.0f} s, {report.moves} acknowledged moves, "
         f"lost: {report.lost or 'none'}, worst wait after a kill: {report.worst_stall:.1f} s; "
         f"a room whose owner was killed ({len(report.recoveries)} times) was playable again "
-        f"after {report.median_recovery:.2f} s (median), {report.worst_recovery:.2f} s at worst"
+        f"after {report.median_recovery:.2f} s (median), {report.worst_recovery:.2f} s at worst, "
+        f"{sum(r > 5 for r in report.recoveries)} times after more than 5 s; "
+        f"load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     return 0 if not report.lost else 1
 
