@@ -87,6 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="remove finished matches and closed rooms this many days after they ended, 0 "
         "to keep them for ever (TERTULIA_KEEP_DAYS, default 90)",
     )
+    serve.add_argument(
+        "--bot-delay",
+        help="seconds a computer player waits before it moves, MIN-MAX "
+        "(TERTULIA_BOT_DELAY, default 0.8-2.5)",
+    )
     serve.add_argument("--plain-logs", action="store_true", help="human-readable logs")
     serve.add_argument(
         "--log-level",
@@ -150,6 +155,7 @@ def _serve(args: argparse.Namespace) -> int:
             redis_url=args.redis_url,
             database_url=args.database_url,
             keep_days=args.keep_days,
+            bot_delay=args.bot_delay,
             log_json=False if args.plain_logs else None,
             log_level=args.log_level,
             access_log=args.access_log,

@@ -81,6 +81,28 @@ class Kick(ClientMessage, tag="kick"):
     player: str
 
 
+class AddBot(ClientMessage, tag="add_bot"):
+    """The host seats a computer player (Pitacor and Haiclue); its name and colour are the
+    room's choice. ``language``: the language of its words (the room's, as the host's page
+    has it)."""
+
+    level: str = "good"  # "beginner" | "good"
+    language: str = "en"
+
+
+class RemoveBot(ClientMessage, tag="remove_bot"):
+    player: str
+
+
+class StandIn(ClientMessage, tag="stand_in"):
+    """The host hands ``player``'s seat, dropped out of the match, to a computer player until
+    they come back ("play for them")."""
+
+    player: str
+    level: str = "good"
+    language: str = "en"
+
+
 class StartMatch(ClientMessage, tag="start_match"):
     pass
 
@@ -127,6 +149,9 @@ Incoming = (
     | RestoreDefaults
     | Reorder
     | Kick
+    | AddBot
+    | RemoveBot
+    | StandIn
     | StartMatch
     | Rematch
     | Act

@@ -59,6 +59,26 @@ def test_shuffle_is_a_permutation(seed: int, items: list[int]):
     assert sorted(shuffled) == sorted(items)
 
 
+@given(
+    st.integers(min_value=0, max_value=2**64 - 1),
+    st.lists(st.integers(), max_size=600),
+    st.integers(min_value=1, max_value=10**6),
+)
+def test_shuffle_draws_exactly_what_below_draws_so_saved_matches_replay_the_same(
+    seed: int, items: list[int], n: int
+):
+    """Fisher–Yates with ``j = below(i + 1)`` from the last item down: the written-out
+    shuffle must give the same order and leave the generator where those calls would."""
+    expected, reference = list(items), Rng.from_seed(seed)
+    for i in range(len(expected) - 1, 0, -1):
+        j = reference.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    shuffled, rng = list(items), Rng.from_seed(seed)
+    rng.shuffle(shuffled)
+    assert shuffled == expected
+    assert rng.below(n) == reference.below(n)
+
+
 def test_rng_state_survives_a_copy_of_the_state():
     rng = Rng.from_seed(5)
     rng.below(10)

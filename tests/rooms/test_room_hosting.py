@@ -102,6 +102,8 @@ def test_a_spectator_takes_the_seat_a_player_frees_in_the_lobby(tmp_path):
         room.submit(peers["b"], p.LeaveRoom(id=20))
         await _until(lambda: [s.player for s in room.model.players()] == ["a", "c", "d"])
         assert room.model.seat("e").spectator
+        # The room folds a change before it is durable: read the log once it is.
+        await _until(lambda: not room.commits.ahead)
         (live,) = await store.load_live_rooms()
         assert [s.player for s in replay(live, manager.games)[0].players()] == ["a", "c", "d"]
 

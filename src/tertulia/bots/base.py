@@ -20,11 +20,16 @@ import multiprocessing
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 # The room's languages; Pitacor clues are free text in the room's language, Haiclue tiles come
 # from the deck of that language.
 LANGUAGES = ("en", "pt-BR", "es", "pl")
+
+# The games that have a computer player (``bot_for``): what the lobby may seat bots in,
+# asked without importing any bot (and its word data).
+GAMES = ("pitacor", "haiclue")
 
 
 class Level(enum.Enum):
@@ -96,9 +101,16 @@ class DecisionRunner:
         """The bot's action for ``view``, computed in the worker while the loop goes on."""
         loop = asyncio.get_running_loop()
         run: Callable[..., dict[str, Any] | None] = decide
-        return await loop.run_in_executor(
-            self._pool(), run, game, view, check_language(language), level.value, seed
-        )
+        try:
+            return await loop.run_in_executor(
+                self._pool(), run, game, view, check_language(language), level.value, seed
+            )
+        except BrokenProcessPool:
+            # The worker died (killed, out of memory): the next decision starts a new one,
+            # rather than every bot of the server failing for as long as it runs.
+            if self._owned:
+                self._executor = None
+            raise
 
     def close(self) -> None:
         """Stop the worker (only one this runner started)."""

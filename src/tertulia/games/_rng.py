@@ -40,10 +40,25 @@ class Rng(msgspec.Struct):
                 return value % n
 
     def shuffle(self, items: list[Any]) -> None:
-        """Fisher–Yates, in place."""
+        """Fisher–Yates, in place: ``j = below(i + 1)`` for each i from the last down.
+
+        ``below`` and ``next64`` are written out here (the same numbers, in the same order):
+        a Pitacor round's draw shuffles the whole board, 480 calls, and a restart replays
+        every round of a room's log."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice(self, items: list[Any]) -> Any:
         return items[self.below(len(items))]

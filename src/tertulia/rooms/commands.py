@@ -8,19 +8,25 @@ import secrets
 from ..games.base import RuleError
 from ..protocol import (
     Act,
+    AddBot,
     Chat,
     ChooseGame,
     ClientMessage,
     Kick,
     LeaveRoom,
     Rematch,
+    RemoveBot,
     Reorder,
     RestoreDefaults,
     SetNickname,
+    StandIn,
     StartMatch,
     UpdateSettings,
 )
+from .bot_members import new_bot
 from .model import (
+    BotAdded,
+    BotRemoved,
     Chatted,
     GameChosen,
     GameMove,
@@ -31,13 +37,22 @@ from .model import (
     Rematched,
     Renamed,
     Reordered,
+    RoomModel,
     SettingsChanged,
 )
+from .model import StandIn as StoodIn
 
 
-def record_for(message: ClientMessage, who: str, at: float, *, game_version: int = 0) -> Record:
+def record_for(
+    message: ClientMessage,
+    who: str,
+    at: float,
+    *,
+    game_version: int = 0,
+    room: RoomModel | None = None,
+) -> Record:
     """The record ``who`` asks for at ``at`` (a match's seed is drawn here, then logged, with
-    ``game_version``: the room's game's ``VERSION``)."""
+    ``game_version``: the room's game's ``VERSION``; a new bot's id and name from ``room``)."""
     match message:
         case Act(action=action):
             return GameMove(at=at, seat=who, action=action)
@@ -61,4 +76,13 @@ def record_for(message: ClientMessage, who: str, at: float, *, game_version: int
             return MatchStarted(at=at, by=who, seed=secrets.randbits(63), version=game_version)
         case Rematch():
             return Rematched(at=at, by=who)
+        case AddBot(level=level, language=language) if room is not None:
+            player, nickname = new_bot(room)
+            return BotAdded(
+                at=at, by=who, player=player, nickname=nickname, level=level, language=language
+            )
+        case RemoveBot(player=player):
+            return BotRemoved(at=at, by=who, player=player)
+        case StandIn(player=player, level=level, language=language):
+            return StoodIn(at=at, by=who, player=player, level=level, language=language)
     raise RuleError("message.not_for_room", "That message is not for a room.")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from ..bots.base import DecisionRunner
 from ..games.base import RuleError
 from ..store import RoomExists, Store
 from .codes import new_code
@@ -41,9 +42,14 @@ class RoomManager:
         games: dict[str, ModuleType],
         config: ManagerConfig = ManagerConfig(),
         clock: Callable[[], float] = time.time,
+        bot_runner: DecisionRunner | None = None,
     ) -> None:
         self.store = store
         self.games = games
+        # Every room's computer players decide in this one runner's worker process, started
+        # on the first decision (a server whose rooms have no bots never starts it).
+        self.bot_runner = bot_runner or DecisionRunner()
+        self._owns_runner = bot_runner is None
         self.config = config
         self.clock = clock
         self.rooms: dict[str, Room] = {}
@@ -158,7 +164,15 @@ class RoomManager:
         self._forget_opener(room.code)
 
     def _room(self, model: RoomModel, seq: int) -> Room:
-        return Room(model, self.store, seq, self.config.room, self.clock, on_fenced=self._fenced)
+        return Room(
+            model,
+            self.store,
+            seq,
+            self.config.room,
+            self.clock,
+            on_fenced=self._fenced,
+            bot_runner=self.bot_runner,
+        )
 
     def _fenced(self, code: str) -> None:
         if self.on_lost is not None:
@@ -234,6 +248,8 @@ class RoomManager:
         # most replay.SNAPSHOT_EVERY a room); all at once, so the writer groups them.
         rooms = list(self.rooms.values())
         await asyncio.gather(*(room.commits.save_snapshot() for room in rooms))
+        if self._owns_runner:  # in a thread: it waits for the worker to end
+            await asyncio.get_running_loop().run_in_executor(None, self.bot_runner.close)
 
     def _open(self, room: Room, restored: bool = False) -> Room:
         self.rooms[room.code] = room

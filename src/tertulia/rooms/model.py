@@ -118,6 +118,30 @@ class Seated(Record, tag="seated"):
     player: str  # a spectator who takes a seat that freed up in the lobby
 
 
+# Computer players (``bot_members.py`` folds them; ``bot_driver.py`` plays their seats).
+class BotAdded(Record, tag="bot_added"):
+    by: str
+    player: str  # the bot's id and name, drawn by the live room (``bot_members.new_bot``)
+    nickname: str
+    level: str  # "beginner" | "good" (bots.base.Level)
+    language: str  # the language of its words (Pitacor clues): one of bots.base.LANGUAGES
+
+
+class BotRemoved(Record, tag="bot_removed"):
+    by: str
+    player: str
+
+
+class StandIn(Record, tag="stand_in"):
+    """The host hands a dropped player's seat to a bot for the rest of the match ("play
+    for them"); the player's return (``Presence``) takes it back."""
+
+    by: str
+    player: str
+    level: str
+    language: str
+
+
 AnyRecord = (
     Joined
     | Renamed
@@ -133,6 +157,9 @@ AnyRecord = (
     | Chatted
     | HostPassed
     | Seated
+    | BotAdded
+    | BotRemoved
+    | StandIn
 )
 record_decoder = msgspec.json.Decoder(AnyRecord)
 record_encoder = msgspec.json.Encoder()
@@ -151,6 +178,19 @@ class Seat:
     # so the first eight people in a room never share a colour (the client's palette has
     # eight) and replaying the log gives everyone the same one again.
     colour: int = 0
+    # A computer player's level ("beginner" or "good"): its seat is played by the room's bot
+    # driver (rooms/bot_driver.py), never by a connection. None: a person.
+    bot: str | None = None
+    # A person's seat a bot plays while they are away (the host's "play for them"): that
+    # bot's level, until they come back.
+    stand_in: str | None = None
+    # The language of the words a bot says for this seat (Pitacor clues).
+    bot_language: str = "en"
+
+    @property
+    def played_by_bot(self) -> str | None:
+        """The level of the bot that plays this seat now, or None (a person plays it)."""
+        return self.bot or self.stand_in
 
 
 @dataclass
@@ -199,6 +239,8 @@ def fold(room: RoomModel, record: Record, *, replaying: bool = False) -> list[Ev
     ``check_new``'s, never asked on replay.)"""
     if isinstance(record, GameMove):
         events = _move(room, record, judge_text=not replaying)
+    elif type(record) in bot_members.FOLDS:
+        events = bot_members.FOLDS[type(record)](room, record)
     else:
         events = _FOLDS[type(record)](room, record)
     room.last_activity = record.at
@@ -279,6 +321,9 @@ def _presence(room: RoomModel, r: Presence) -> list[Event]:
         room.match, events = room.game.apply(room.match, None, action, r.at)
         _note_end(room)
     seat.online = r.online
+    if r.online and seat.stand_in is not None:  # "the player takes it back on return"
+        seat.stand_in = None
+        events = [*events, Event("room.stand_in_ended", {"player": r.player})]
     return events
 
 
@@ -313,7 +358,8 @@ def _game_chosen(room: RoomModel, r: GameChosen) -> list[Event]:
         raise RuleError("room.unknown_game", "There is no such game.", game=r.game)
     room.game = room.games[r.game]
     room.settings = room.game.Settings()
-    return [Event("room.game_chosen", {"game": r.game})]
+    events = bot_members.unseat_bots_without_game(room)  # Pintó: drawing is for people
+    return [*events, Event("room.game_chosen", {"game": r.game})]
 
 
 def _settings(room: RoomModel, r: SettingsChanged) -> list[Event]:
@@ -396,6 +442,8 @@ def _rematched(room: RoomModel, r: Rematched) -> list[Event]:
     room.status = Status.LOBBY
     room.match = None
     room.former_colours.clear()  # the next match names only those here
+    for seat in room.seats:  # a stand-in plays "for the rest of the match", no further
+        seat.stand_in = None
     for seat in room.seats:  # spectators who waited get a seat if there is room
         if seat.spectator and len(room.players()) < room.game.MAX_PLAYERS:
             seat.spectator = False
@@ -554,9 +602,10 @@ def _next_host(room: RoomModel) -> str | None:
     wait for a rematch nobody may call. During a match only a player hosts: the game gives
     its host powers (``base.Host``) to someone who plays. (One who is away hands it on after
     the host grace: ``Room._watch_host``.)"""
-    player = next((s.player for s in room.seats if not s.spectator), None)
+    people = [s for s in room.seats if s.bot is None]  # a computer player never hosts
+    player = next((s.player for s in people if not s.spectator), None)
     if player is None and room.status is not Status.PLAYING:
-        return next((s.player for s in room.seats), None)
+        return next((s.player for s in people), None)
     return player
 
 
@@ -573,3 +622,7 @@ def _require_lobby(room: RoomModel) -> None:
 def _note_end(room: RoomModel) -> None:
     if room.match is not None and room.game.outcome(room.match) is not None:
         room.status = Status.ENDED
+
+
+# Last: bot_members folds with this module's own helpers (imported once they all exist).
+from . import bot_members  # noqa: E402

@@ -25,9 +25,11 @@ from typing import Any, Protocol
 
 import msgspec
 
+from ..bots.base import DecisionRunner
 from ..games.base import RuleError
 from ..protocol import Ack, Check, ClientMessage, Notice, ServerMessage, Sync
 from ..store import Store
+from .bot_driver import BotDriver
 from .clocks import Clocks
 from .commands import record_for
 from .commit import Commits
@@ -96,6 +98,9 @@ class RoomConfig:
     # Told of every message handled: its type, seconds from arrival until every seat's
     # update was queued, and the refusal code if it was refused (metrics live elsewhere).
     observe: Callable[[str, float, str | None], None] | None = None
+    # A computer player moves this many seconds (drawn between the two) after its seat's
+    # view changed: long enough to look like a person, short enough not to bore one.
+    bot_delay: tuple[float, float] = (0.8, 2.5)
 
 
 class Room:
@@ -109,6 +114,7 @@ class Room:
         config: RoomConfig = RoomConfig(),
         clock: Callable[[], float] = time.time,
         on_fenced: Callable[[str], None] | None = None,
+        bot_runner: DecisionRunner | None = None,
     ) -> None:
         self.store = store
         self.config = config
@@ -130,6 +136,8 @@ class Room:
         self.clocks = Clocks(
             self.inbox.put, clock, config.drop_grace_seconds, config.host_grace_seconds
         )
+        # Computer players' seats (none play without a runner: rooms in tests of other parts).
+        self.bots = BotDriver(self, bot_runner, config.bot_delay) if bot_runner else None
 
     # The room's state, as the commit path keeps it.
     @property
@@ -171,7 +179,7 @@ class Room:
         (``restored``: a deadline the downtime ate, or nearly, first gets the restart grace)."""
         self.inbox.start(self._handle)
         for seat in self.model.seats:
-            if seat.online:
+            if seat.online and seat.bot is None:  # a bot has no connection to come back
                 self.clocks.start_grace(seat.player)
         deadline = self._deadline()
         grace = self.config.restart_grace_seconds
@@ -184,6 +192,7 @@ class Room:
             self._schedule_clock()
         self._watch_host()
         _warm_up(self.model.game, self.model.settings)
+        self._poke_bots()
 
     @property
     def idle(self) -> bool:
@@ -197,6 +206,8 @@ class Room:
         keeps the room in the log for its restart, or for the room's next owner."""
         self.closed = True
         self.clocks.stop()
+        if self.bots is not None:
+            self.bots.stop()
         await self.inbox.close(
             RuleError("room.moved", "The room moved to another server; try again.")
             if moving
@@ -310,6 +321,7 @@ class Room:
         peer.send(self.fanout.update_for(peer, self.model, self.version, with_chat=True))
         peer.send(Ack(item.msg_id, {"room": self.code}))
         item.done.set_result(None)
+        self._poke_bots()  # someone to play for: bots waiting for a watcher move again
 
     def _refusal_for(self, peer: Peer, resume: bool = False) -> RuleError | None:
         """Why a new connection may not come in (the room's caps), or None. A tab coming back
@@ -363,7 +375,9 @@ class Room:
                 self._observe(item, None)
                 return None
             version = getattr(self.model.game, "VERSION", 0)
-            record = record_for(message, peer.player, self.clock(), game_version=version)
+            record = record_for(
+                message, peer.player, self.clock(), game_version=version, room=self.model
+            )
             return Started(item, self.commits.begin(record, answer=(peer, message.id)))
         except RuleError as error:
             refuse(peer, message.id, error)
@@ -396,6 +410,7 @@ class Room:
         if waiting is not None:
             self.inbox.put(FollowUp(Seated(at=self.clock(), player=waiting)))
         _warm_up(self.model.game, self.model.settings)
+        self._poke_bots()
         if was is Status.PLAYING and self.model.status is Status.ENDED:
             # Taken now: a rematch may clear the match before the task runs.
             match = finished_match(self.model, self.model.game.outcome(self.model.match), record.at)
@@ -406,6 +421,10 @@ class Room:
             await self.store.record_finished_match(match)
         except Exception:
             log.exception("room %s: could not keep the finished match", self.code)
+
+    def _poke_bots(self) -> None:
+        if self.bots is not None:
+            self.bots.poke()
 
     # ------------------------------------------------------------------ clocks
 

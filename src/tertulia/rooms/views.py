@@ -11,6 +11,7 @@ import msgspec
 
 from ..games.base import Outcome, decode_action
 from ..store import FinishedMatch
+from .bot_members import BOT_ID_PREFIX, has_bots
 from .model import RoomModel
 
 T = TypeVar("T")
@@ -35,9 +36,14 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
                 "online": s.online,
                 "host": s.player == room.host,
                 "colour": s.colour,
+                # A computer player: its level; and a person's seat a bot plays for now.
+                "bot": s.bot is not None,
+                "level": s.bot,
+                "stand_in": s.stand_in,
             }
             for s in room.seats
         ],
+        "bots": has_bots(room.game.NAME),  # whether the host may add computer players
         "former_colours": dict(room.former_colours),
     }
 
@@ -129,6 +135,7 @@ def finished_match(room: RoomModel, outcome: Outcome, at: float) -> FinishedMatc
             "place": p.place,
             "winner": p.winner,
             "colour": colour_of(p.seat),
+            "bot": p.seat.startswith(BOT_ID_PREFIX),
         }
         for p in outcome.ranking
     ]

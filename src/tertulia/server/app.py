@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..games import GAMES
 from ..games.base import RuleError, settings_schema
 from ..protocol import Notice
+from ..rooms.bot_members import has_bots
 from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
 from ..rooms.manager import ManagerConfig, RoomManager
@@ -78,6 +79,7 @@ class Tertulia:
             drop_grace_seconds=self.config.drop_grace_seconds,
             restart_grace_seconds=self.config.restart_grace_seconds,
             observe=self.metrics.observe,
+            bot_delay=self.config.bot_delay,
         )
         self.manager = RoomManager(
             self.store,
@@ -180,6 +182,7 @@ def create_app(
                     "name": name,
                     "min_players": game.MIN_PLAYERS,
                     "max_players": game.MAX_PLAYERS,
+                    "bots": has_bots(name),  # the host may seat computer players
                     "settings_schema": settings_schema(game.Settings),
                     "defaults": msgspec.to_builtins(game.Settings()),
                     "static": game.static_data() if hasattr(game, "static_data") else {},
@@ -247,6 +250,12 @@ def create_app(
             await websocket.close(code=1008)
             return
         await websocket.accept()
+        # The handshake's headers are done with (the origin is checked, the gate has read the
+        # client's address) and a connection lasts hours: a browser's headers (user agent,
+        # languages, cookies) are a KiB or two per player kept for nothing. Starlette caches
+        # a Headers object over the same list, so that goes too.
+        websocket.scope["headers"] = []
+        websocket.__dict__.pop("_headers", None)
         line: Line = websocket.scope.get(LINE) or Line(None)
         outlet = Outlet(
             websocket.send_text, lambda code: websocket.close(code=code), abort=line.abort

@@ -26,6 +26,15 @@ def default_db_path(env: dict[str, str]) -> Path:
     return (folder / DB_NAME).absolute()
 
 
+def parse_delay(text: str) -> tuple[float, float]:
+    """ "0.8-2.5" (seconds, between the two) or "1" (always that)."""
+    try:
+        low, _, high = text.strip().partition("-")
+        return float(low), float(high or low)
+    except ValueError:
+        raise ValueError(f"--bot-delay must be MIN-MAX seconds, got {text!r}") from None
+
+
 @dataclass(frozen=True)
 class Config:
     host: str = "127.0.0.1"
@@ -59,6 +68,9 @@ class Config:
     # Finished matches and closed rooms are removed this many days after they ended; 0 keeps
     # them for ever (see RoomManager's housekeeping and Store.remove_older_than).
     keep_days: float = 90.0
+    # Seconds a computer player waits before it moves, drawn between the two (--bot-delay
+    # "0.8-2.5"; tests make it short).
+    bot_delay: tuple[float, float] = (0.8, 2.5)
 
     @property
     def cluster(self) -> bool:
@@ -69,6 +81,9 @@ class Config:
             raise ValueError(f"--log-level must be one of {', '.join(LOG_LEVELS)}")
         if self.keep_days < 0:
             raise ValueError("--keep-days must be 0 (keep for ever) or more")
+        low, high = self.bot_delay
+        if not 0 <= low <= high <= 60:
+            raise ValueError("--bot-delay must be MIN-MAX seconds, 0 <= MIN <= MAX <= 60")
 
     @property
     def key_path(self) -> Path:
@@ -131,6 +146,8 @@ class Config:
             values["access_log"] = env["TERTULIA_ACCESS_LOG"].lower() in ("1", "true", "yes", "on")
         if "TERTULIA_KEEP_DAYS" in env:
             values["keep_days"] = float(env["TERTULIA_KEEP_DAYS"])
+        if env.get("TERTULIA_BOT_DELAY"):
+            values["bot_delay"] = env["TERTULIA_BOT_DELAY"]
         connections = overrides.pop("max_connections_per_address", None)
         if connections is None and "TERTULIA_MAX_CONNECTIONS_PER_ADDRESS" in env:
             connections = int(env["TERTULIA_MAX_CONNECTIONS_PER_ADDRESS"])
@@ -141,6 +158,8 @@ class Config:
         values.update({k: v for k, v in overrides.items() if v is not None})
         # Absolute, resolved once at start: what the start-up line prints is where it is.
         values["db_path"] = Path(values["db_path"]).expanduser().absolute()
+        if isinstance(values.get("bot_delay"), str):
+            values["bot_delay"] = parse_delay(str(values["bot_delay"]))
         if isinstance(values.get("trusted_proxies"), str):
             values["trusted_proxies"] = parse_networks(values["trusted_proxies"])
         config = cls(**values)  # type: ignore[arg-type]

@@ -40,6 +40,9 @@ SERVICE_RESTART = 1012  # the WebSocket close code for "come back in a moment"
 
 _ROOM_MESSAGES = (
     p.Act,
+    p.AddBot,
+    p.RemoveBot,
+    p.StandIn,
     p.Check,
     p.Chat,
     p.SetNickname,

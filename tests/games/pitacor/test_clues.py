@@ -17,6 +17,7 @@ from tertulia.games.pitacor.clues import (
     CODES,
     COLOURS,
     DIRECTIONS,
+    HOMOGRAPHS,
     LIGHT_DARK_WORDS,
     ClueRules,
     check_clue,
@@ -422,7 +423,13 @@ def test_check_clue_raises_exactly_when_there_are_problems(text: str) -> None:
         assert not problems
 
 
-BANNED_SAMPLE = sorted(COLOURS)[::7] + sorted(LIGHT_DARK_WORDS)[::5] + sorted(DIRECTIONS)[::5]
+# Homographs (lexicon/homographs.txt: "gore", a Polish "up" written without its accents and
+# an English word) are allowed on purpose, so they are not banned words to flip.
+BANNED_SAMPLE = [
+    word
+    for word in sorted(COLOURS)[::7] + sorted(LIGHT_DARK_WORDS)[::5] + sorted(DIRECTIONS)[::5]
+    if word not in HOMOGRAPHS
+]
 
 
 @given(st.sampled_from(BANNED_SAMPLE), st.randoms(use_true_random=False))
@@ -439,13 +446,15 @@ def test_case_and_accent_variants_of_a_banned_word_are_banned(
 
 
 def test_a_clue_check_takes_well_under_a_millisecond() -> None:
+    """Of this thread's CPU time, not the wall clock's: on a loaded machine other processes'
+    turns fall between the checks, and that is not the checker's cost (about 0.2 ms here)."""
     rules = ClueRules(nicknames=("Ana", "Bruno_99"), used=("calm ocean", "sky"))
     clue_problems("avermelhadas azulejo", 2, rules)  # load the profanity lists once
     rounds = 500
-    start = time.perf_counter()
+    start = time.thread_time()
     for _ in range(rounds):
         clue_problems("avermelhadas azulejo", 2, rules)
-    assert (time.perf_counter() - start) / rounds < 0.001
+    assert (time.thread_time() - start) / rounds < 0.001
 
 
 @pytest.mark.parametrize(

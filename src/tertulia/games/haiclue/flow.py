@@ -154,6 +154,7 @@ def end_round(state: State, now: float, events: list[Event]) -> None:
     """ "After a white round, flip." "After a black round, discard, flip and pass."
     "When the stacks are empty, the game ends." """
     state.history.append(state.results)
+    state.round_targets.append([stack[0] for stack in state.stacks])
     state.results = []
     # Cards of authors who were skipped go back too.
     state.card_discard.extend(c for seat, c in state.cards.items() if seat not in state.clues)

@@ -110,6 +110,9 @@ class State(msgspec.Struct):
     ready: list[str] = []
     results: list[ClueResult] = []  # this round's scored clues, in reading order
     history: list[list[ClueResult]] = []  # earlier rounds
+    # The four target tiles of each round in ``history`` (stack tops, in colour order): the
+    # match's recap shows what each clue pointed at, and a black round's tiles are discarded.
+    round_targets: list[list[int]] = []
     team_score: int = 0  # two players: "you score as a team"
     clock: Clock = Clock.NONE
     deadline: float | None = None

@@ -5,6 +5,9 @@ Secrets and when they open:
 - your rack, your draft and your clue: yours alone; a clue becomes public when it is read
   (a draft never is: it is your clue only if the build ends before you finish);
 - guesses: who has guessed is public, what they guessed only at that clue's reveal.
+
+The finished match's view also carries its recap (``recap``: every round's targets and the
+clues as they were scored), which repeats only what the reveals showed.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from .rules import (
     may_chat,
     target_words,
 )
-from .state import COLOURS, SYMBOLS, ClueResult, HaiclueAction, Phase, State, SubmitClue
+from .state import COLOURS, SYMBOLS, ClueResult, HaiclueAction, Phase, Side, State, SubmitClue
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
@@ -61,6 +64,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "my_guess": state.guesses[seat].value if seat in state.guesses else None,
         "results": [_result(r) for r in state.results],
         "last_round": [_result(r) for r in state.history[-1]] if state.history else [],
+        "recap": _recap(state) if state.phase is Phase.ENDED else None,
         "ready": list(state.ready),
         "clock": state.clock.value,
         "deadline": state.deadline,
@@ -108,6 +112,30 @@ def _result(result: ClueResult) -> dict[str, Any]:
         "guesses": {seat: colour.value for seat, colour in result.guesses.items()},
         "points": dict(result.points),
     }
+
+
+def _recap(state: State) -> list[dict[str, Any]]:
+    """Every round of the finished match, for its recap: the side, the four target words and
+    each clue as it was read and scored (its words, the author's card, who guessed what).
+    Only what each reveal showed: a card whose clue was never read, the tiles left in the
+    racks and the drafts are nowhere in it. A round the end cut short (too few players left)
+    is there with the clues scored before it."""
+    deck = decks.load(state.settings.deck.value)
+    rounds = list(zip(state.history, state.round_targets, strict=False))
+    if len(rounds) < state.round and state.results:
+        rounds.append((state.results, [stack[0] for stack in state.stacks]))
+    recap = []
+    for number, (results, tiles) in enumerate(rounds, start=1):
+        side = Side.WHITE if number % 2 else Side.BLACK  # "After a white round, flip."
+        recap.append(
+            {
+                "round": number,
+                "side": side.value,
+                "targets": [deck[tile].word(side.value) for tile in tiles],
+                "clues": [_result(r) for r in results],
+            }
+        )
+    return recap
 
 
 def _you(state: State, seat: str | None, playing: bool, author: str | None) -> dict[str, Any]:

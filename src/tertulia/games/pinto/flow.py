@@ -164,9 +164,10 @@ def end_round(state: State, now: float, events: list[Event]) -> None:
     begin_round(state, now, events)
 
 
-def past_round(state: State) -> PastRound:
+def past_round(state: State, *, strokes: bool = True) -> PastRound:
     """This round as every view may show it from now on: the titles and interpretations of
-    the drawings that were judged (all shown at their judging), and every revealed drawing."""
+    the drawings that were judged (all shown at their judging), and every revealed drawing.
+    ``strokes=False`` leaves each drawing's strokes empty (a view names drawings only)."""
     judged = [j.artist for j in state.judgements]
     return PastRound(
         round=state.round,
@@ -177,7 +178,7 @@ def past_round(state: State) -> PastRound:
             for j in state.judgements
         },
         drawings={
-            a: msgspec.msgpack.encode(w.drawing)
+            a: msgspec.msgpack.encode(w.drawing) if strokes else b""
             for a, w in state.works.items()
             if w.drawing is not None
         },

@@ -7,7 +7,8 @@
   and their drafts).
 - Every round that is over stays whole in every view (``past_rounds``: titles, interpretations,
   marks, points, drawings), all of it revealed at its judging: a reload keeps it, and the end
-  of the match can show every round.
+  of the match can show every round (its album); a round the end of the match cut short
+  is in it with the drawings judged before the end.
 - A disputed mark's vote shows who has voted, not how, until it is decided.
 """
 
@@ -20,7 +21,7 @@ import msgspec
 
 from .. import base
 from .drawing import Stroke
-from .flow import present
+from .flow import past_round, present
 from .marks import participants
 from .rules import NAME, current, find, is_done, may_chat
 from .state import Dispute, Interpret, Judgement, PastRound, Phase, PintoAction, State
@@ -50,7 +51,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "judged": [_judgement(state, j) for j in state.judgements if j.done],
         "titles": {a: state.works[a].title for a in judged},
         "last_round": _past(state, state.past[-1])["judged"] if state.past else [],
-        "past_rounds": [_past(state, past) for past in state.past],
+        "past_rounds": [_past(state, past) for past in _rounds_over(state)],
         "host": state.host,
         "clock": state.clock.value,
         "deadline": state.deadline,
@@ -93,6 +94,20 @@ _strokes_decoder = msgspec.msgpack.Decoder(list[Stroke])
 
 def _blob_key(state: State, artist: str, round_: int | None = None) -> str:
     return f"drawing:{round_ if round_ is not None else state.round}:{artist}"
+
+
+def _rounds_over(state: State) -> list[PastRound]:
+    """Every round that is over. A match that ends during a round (too few players left)
+    ends that round too: the album of the end keeps the drawings judged in it (a drawing
+    never judged keeps its title and readings hidden, as ``past_round`` does)."""
+    cut_short = (
+        state.phase is Phase.ENDED
+        and (not state.past or state.past[-1].round != state.round)
+        and any(j.done for j in state.judgements)
+    )
+    # Its strokes are not needed here: the view names drawings by blob key, and this round's
+    # blobs are sent from its works (``blobs``).
+    return [*state.past, past_round(state, strokes=False)] if cut_short else state.past
 
 
 def _past(state: State, past: PastRound) -> dict[str, Any]:

@@ -67,8 +67,9 @@ class Board(msgspec.Struct, frozen=True):
         return None if cell is None else self.name(*cell)
 
     def cells(self) -> list[str]:
-        """Every coordinate, row by row (A1, A2, …)."""
-        return [self.name(r, c) for r in range(self.rows) for c in range(self.cols)]
+        """Every coordinate, row by row (A1, A2, …): a new list each time, the names built
+        once per board shape (every round's draw asks for them, and a replay draws often)."""
+        return list(_cell_names(self.cols, self.rows))
 
     def distance(self, a: str, b: str) -> int:
         """Rings between two cells: 0 same cell, 1 one of its 8 neighbours, 2 the 5×5 square…
@@ -115,3 +116,8 @@ def palette(cols: int, rows: int) -> tuple[str, ...]:
             colour.fit(method="oklch-chroma", jnd=0)
             colours.append(colour.to_string(hex=True, upper=True))
     return tuple(colours)
+
+
+@cache
+def _cell_names(cols: int, rows: int) -> tuple[str, ...]:
+    return tuple(f"{chr(ord('A') + r)}{c + 1}" for r in range(rows) for c in range(cols))

@@ -173,7 +173,21 @@ def _summary(rnd: Round) -> dict[str, Any]:
         "awarded": dict(rnd.awarded),  # what was added: right-away can stop after the winner
         # The match ended during it (too few players left): never scored.
         "unfinished": not rnd.void and not rnd.points,
+        "markers": _recap_markers(rnd),
     }
+
+
+def _recap_markers(rnd: Round) -> dict[str, list[str | None]]:
+    """Every marker of a filed round, for the recap's small board: seat → its cells by
+    guess, ``[first, second]`` (``None`` for a guess the clock took). Public: a round is
+    filed at its reveal, or at the end of the match, which shows every marker ("shown only
+    at the reveal"). Compact, since the history is in every view: one short list a seat."""
+    cells: dict[str, list[str | None]] = {}
+    for marker in rnd.markers:
+        row = cells.setdefault(marker.seat, [])
+        row.extend([None] * (marker.guess - len(row)))
+        row[marker.guess - 1] = marker.cell
+    return cells
 
 
 def _you(

@@ -1,13 +1,21 @@
-// Home: your nickname, create a room, join one by code, the public rooms, recent matches.
+// Home: your nickname, create a room, play now with computer players, join one by code, the
+// public rooms, recent matches.
 
 import { avatar } from "./avatar.js";
 import { gameName, h, ht, label, replace, showError } from "./dom.js";
-import { has, language, onLanguageChange } from "./i18n.js";
+import { has, language, onLanguageChange, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import { cardButton } from "./howto.js";
 import { useMyLanguage } from "./room_language.js";
 
 const REFRESH_MS = 5000;
+// "Play now with computer players": how many bots sit with you, and the settings that make
+// a first match short (the rest are the game's defaults). Pitacor plays best with four; a
+// goal of 10 is about two rounds. Haiclue with three is a contest (with two, a team game).
+const QUICK = {
+  pitacor: { bots: 3, settings: { goal: 10 } },
+  haiclue: { bots: 2, settings: {} },
+};
 const CODE = /^[A-Za-z0-9]{4,6}$/;
 
 export function mount(main, app) {
@@ -141,6 +149,7 @@ export function mount(main, app) {
       const remembered = prefs.get("game");
       if (list.some((g) => g.name === remembered)) gameSelect.value = remembered;
       paintGameHint();
+      paintQuick();
     },
     () => showError(createError, { code: "games.unavailable", message: "Could not load the games." }),
   );
@@ -168,6 +177,54 @@ export function mount(main, app) {
       createButton.disabled = false;
     }
   });
+
+  // ------------------------------------------------------------------ play now with bots
+  const quickError = h("p", { class: "field-error", id: "quick-error", hidden: true });
+  const quickButtons = h("div", { class: "quick-buttons" });
+  const quickCard = h(
+    "section",
+    { class: "card quick-card", "aria-labelledby": "quick-title", hidden: true },
+    ht("h2", { id: "quick-title" }, "home.quick_title"),
+    ht("p", { class: "hint" }, "home.quick_hint"),
+    quickButtons,
+    quickError,
+  );
+  function paintQuick() {
+    const withBots = games.filter((g) => g.bots);
+    quickCard.hidden = !withBots.length;
+    replace(
+      quickButtons,
+      withBots.map((game) => {
+        const button = ht("button", { type: "button", class: "primary", id: `quick-${game.name}` }, "home.quick_play", {
+          game: has(`games.${game.name}.name`) ? t(`games.${game.name}.name`) : game.name,
+        });
+        button.addEventListener("click", () => playNow(game, button));
+        return button;
+      }),
+    );
+  }
+
+  /** A private room of one's own with computer players, its match started at once. */
+  async function playNow(game, button) {
+    showError(quickError, null);
+    if (needNickname(quickError)) return;
+    const quick = QUICK[game.name] || { bots: Math.max(1, (game.min_players || 2) - 1), settings: {} };
+    for (const b of quickButtons.querySelectorAll("button")) b.disabled = true;
+    try {
+      const data = await app.conn.request("create_room", { game: game.name, nickname: currentNickname(), public: false });
+      const code = data?.room || app.push?.room?.code;
+      app.conn.room = { code, nickname: currentNickname() };
+      await useMyLanguage(app.conn, game, game.defaults);
+      if (Object.keys(quick.settings).length) await app.conn.request("update_settings", { settings: quick.settings });
+      for (let i = 0; i < quick.bots; i++) await app.conn.request("add_bot", { level: "good", language: language() });
+      await app.conn.request("start_match");
+      app.navigate(`/r/${code}`);
+    } catch (error) {
+      refuse(error, quickError);
+    } finally {
+      for (const b of quickButtons.querySelectorAll("button")) b.disabled = false;
+    }
+  }
 
   // ------------------------------------------------------------------ join by code
   const joinError = h("p", { class: "field-error", id: "join-error", hidden: true });
@@ -328,6 +385,7 @@ export function mount(main, app) {
   replace(roomsList, ht("li", { class: "empty" }, "common.loading"));
   refresh();
   cleanups.push(onLanguageChange(() => lastList && paintRooms(lastList)));
+  cleanups.push(onLanguageChange(() => games.length && paintQuick()));
 
   // ------------------------------------------------------------------ layout
   replace(
@@ -337,7 +395,7 @@ export function mount(main, app) {
       { class: "home" },
       flash,
       backCard,
-      h("div", { class: "home-actions" }, nickCard, createForm, joinForm),
+      h("div", { class: "home-actions" }, nickCard, quickCard, createForm, joinForm),
       h("div", { class: "home-lists" }, roomsCard, recentCard),
     ),
   );

@@ -1,14 +1,17 @@
-// The lobby: who is here (online or not, host, spectators), the host's controls (game,
-// order, remove, start), the settings form, and the share link with its QR code.
-// Renders the latest `room` push; never patches state itself.
+// The lobby: who is here (online or not, host, spectators, computer players), the host's
+// controls (game, order, remove, computer players, start), the settings form, and the share
+// link with its QR code. Renders the latest `room` push; never patches state itself.
 
 import { avatar } from "./avatar.js";
+import { createBotAdder } from "./bot_adder.js";
 import { confirmDialog, gameName, h, ht, label, replace, showError, tx } from "./dom.js";
+import { t } from "./i18n.js";
 import { paintLanguageLine, useMyLanguage } from "./room_language.js";
 import { createSettingsForm } from "./settings_form.js";
 
 /** Helpers the room screen and game screens share about a `room` object. */
 export function isOnline(room, seat) {
+  if (seat.bot) return true; // a computer player is always at the table
   // seats[].online is the room's presence (false once a dropped player's grace is over);
   // room.online lists live connections but may lag a join, so it is only the fallback.
   if (typeof seat.online === "boolean") return seat.online;
@@ -32,6 +35,7 @@ export function createLobby(app) {
   const startError = h("p", { class: "field-error", hidden: true, id: "start-error" });
   startButton.setAttribute("aria-describedby", "start-note start-error");
   const hostBox = h("div", { class: "host-controls" }, startButton, startNote, startError);
+  const bots = createBotAdder(app);
 
   const gameLine = h("div", { class: "game-line" });
   const gameError = h("p", { class: "field-error", hidden: true });
@@ -53,6 +57,7 @@ export function createLobby(app) {
     seatsTitle,
     seatList,
     seatError,
+    bots.el,
     hostBox,
   );
   const shareCard = h("section", { class: "card share-card", "aria-labelledby": "share-title" });
@@ -98,11 +103,9 @@ export function createLobby(app) {
     if (isMe) tags.append(ht("span", { class: "pill you" }, "lobby.you"));
     if (seat.host || seat.id === room.host) tags.append(ht("span", { class: "pill host" }, "lobby.host"));
     if (seat.spectator) tags.append(ht("span", { class: "pill spectator" }, "lobby.spectator"));
-    const presence = ht(
-      "span",
-      { class: `presence ${online ? "online" : "offline"}` },
-      online ? "lobby.online" : "lobby.offline",
-    );
+    const presence = seat.bot
+      ? ht("span", { class: "pill bot" }, "lobby.bot_pill", { level: t(`bot.level.${seat.level}`) })
+      : ht("span", { class: `presence ${online ? "online" : "offline"}` }, online ? "lobby.online" : "lobby.offline");
     const controls = h("span", { class: "seat-controls" });
     if (amHost && room.status === "lobby") {
       const up = label(h("button", { type: "button", class: "icon-button", disabled: index === 0 }, "↑"), "lobby.move_up", { name: seat.nickname });
@@ -114,7 +117,14 @@ export function createLobby(app) {
       up.addEventListener("click", () => move(room, index, -1));
       down.addEventListener("click", () => move(room, index, 1));
       controls.append(up, down);
-      if (!isMe) {
+      if (seat.bot) {
+        // A computer player goes without a question: the host can add another at once.
+        const remove = label(h("button", { type: "button", class: "icon-button danger remove-bot" }, "×"), "lobby.remove_bot_named", {
+          name: seat.nickname,
+        });
+        remove.addEventListener("click", () => request("remove_bot", { player: seat.id }, seatError).catch(() => {}));
+        controls.append(remove);
+      } else if (!isMe) {
         const remove = label(h("button", { type: "button", class: "icon-button danger" }, "×"), "lobby.kick_named", {
           name: seat.nickname,
         });
@@ -124,7 +134,7 @@ export function createLobby(app) {
     }
     return h(
       "li",
-      { class: `seat${online ? "" : " is-offline"}${isMe ? " is-me" : ""}`, dataset: { player: seat.id } },
+      { class: `seat${online ? "" : " is-offline"}${isMe ? " is-me" : ""}${seat.bot ? " is-bot" : ""}`, dataset: { player: seat.id } },
       avatar(seat.id, seat.nickname, { offline: !online }),
       h("span", { class: "seat-main" }, h("span", { class: "name" }, seat.nickname), h("span", { class: "seat-sub" }, presence, tags)),
       controls,
@@ -232,6 +242,7 @@ export function createLobby(app) {
     const seated = players(room);
     tx(seatsTitle, "lobby.players_title", { count: seated.length, max: room.max_players });
     replace(seatList, room.seats.map((seat, i) => seatRow(room, seat, i, me, amHost)));
+    bots.update(room, amHost);
 
     hostBox.hidden = !amHost || room.status !== "lobby";
     const missing = Math.max(0, (room.min_players || 0) - seated.length);

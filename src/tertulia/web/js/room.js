@@ -11,6 +11,7 @@ import { createLobby, nicknameOf } from "./lobby.js";
 import { screenFor } from "./games/index.js";
 import { createAlerts } from "./sound.js";
 import { cardButton, markMet, offerCard } from "./howto.js";
+import { createStandIns } from "./stand_ins.js";
 
 export function mount(main, app, { code }) {
   const cleanups = [];
@@ -113,6 +114,7 @@ export function mount(main, app, { code }) {
   const rematchButton = ht("button", { type: "button", class: "primary big", id: "rematch" }, "room.rematch");
   rematchBox.append(rematchButton, rematchError);
   const gameHost = h("div", { class: "game-area", id: "game-area" });
+  const standIns = createStandIns(app); // "play for them", above the game
   let layoutReady = false;
   // The room's game's rules card: a button in the head (lobby and match), and once, for a
   // player who never met this game, an offer above the room.
@@ -241,7 +243,7 @@ export function mount(main, app, { code }) {
     }
     if (gameLoading) return; // the newest push is rendered when loading ends
     dropLobby();
-    replace(body, rematchBox, gameHost); // the way on first: the podium is long
+    replace(body, rematchBox, standIns.el, gameHost); // the way on first: the podium is long
     gameLoading = Promise.all([screenFor(name, app.games()), staticDataOf(name)]);
     const [module, staticData] = await gameLoading;
     gameLoading = null;
@@ -323,6 +325,7 @@ export function mount(main, app, { code }) {
       } else if (!rematchBox.contains(rematchButton)) {
         replace(rematchBox, rematchButton, rematchError);
       }
+      standIns.update(push);
       showGame(push, started);
     }
   }

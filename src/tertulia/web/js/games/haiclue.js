@@ -9,6 +9,7 @@
 
 import { bringIntoView, h, ht, replace, showError, tx } from "../dom.js";
 import { createBuilder } from "./haiclue/builder.js";
+import { createRecap } from "./haiclue/recap.js";
 import { clueTiles, currentResult, paintHistory, paintPlayers, resultRows, targetWord, waitingFor } from "./haiclue/panels.js";
 import { clockText, colourChip, keepFocus, paintMeter, paintPodium, paintTargets } from "./haiclue/parts.js";
 
@@ -60,7 +61,9 @@ export function mount(element, ctx) {
   );
   const historyBox = h("section", { class: "card hc-history", id: "hc-history", hidden: true, "aria-labelledby": "hc-history-title" });
 
-  const main = h("div", { class: "hc-main" }, endBox, meterBox, readingBox, targetsCard, builder.el, doneBox, revealBox);
+  // The end: every round of the match, downloadable as an image.
+  const recap = createRecap(ctx);
+  const main = h("div", { class: "hc-main" }, endBox, meterBox, recap.el, readingBox, targetsCard, builder.el, doneBox, revealBox);
   const side = h("div", { class: "hc-side" }, playersBox, historyBox);
   const root = h("div", { class: "haiclue", id: "haiclue" }, head, flash, h("div", { class: "hc-columns" }, main, side));
   element.append(root);
@@ -385,6 +388,8 @@ export function mount(element, ctx) {
     playersBox.hidden = ended;
     if (!ended) paintPlayers(playersList, ctx, v);
     paintHistory(historyBox, ctx, v, nick);
+    recap.update(push, nick);
+    if (ended && !recap.el.hidden) historyBox.hidden = true; // the recap has every round
     if (v.you && typeof v.you.may_chat === "boolean") ctx.setChatAllowed(v.you.may_chat);
     status(v, turnover);
     tick();

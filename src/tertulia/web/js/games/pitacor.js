@@ -260,6 +260,7 @@ export function mount(element, ctx) {
     },
     unmount() {
       clearInterval(ticker);
+      history.destroy();
       ctx.setChatAllowed(true);
     },
   };

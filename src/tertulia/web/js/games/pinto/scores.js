@@ -4,6 +4,7 @@
 
 import { h, ht, replace, tx } from "../../dom.js";
 import { drawingView } from "./canvas.js";
+import { createAlbum } from "./recap.js";
 import { nicknameOf, signed } from "./util.js";
 
 /** One line of progress for a player in phase B. */
@@ -150,9 +151,10 @@ export function createRoundResults(ctx) {
   return { el, update };
 }
 
-/** The final scores: podium, points per round, and the tie-break explained. */
+/** The final scores: podium, points per round, the tie-break explained, and the album. */
 export function createFinal(ctx) {
   const el = h("section", { class: "card pn-final", id: "pn-final", hidden: true, "aria-labelledby": "pn-final-title" });
+  const album = createAlbum(ctx); // every round's drawings, downloadable as an image
   let signature = null;
 
   function tieNotes(push, ranking) {
@@ -225,16 +227,9 @@ export function createFinal(ctx) {
       ),
       ht("p", { class: "hint pn-tiebreak-rule" }, "game.pinto.final.rule"),
       notes.length ? h("ul", { class: "pn-tie-notes", id: "pn-tie-notes" }, notes) : null,
-      (view.past_rounds || []).length ? ht("h3", {}, "game.pinto.final.every_round") : null,
-      (view.past_rounds || []).map((past) =>
-        h(
-          "section",
-          { class: "pn-past-round", dataset: { round: String(past.round) }, "aria-label": ctx.t("game.pinto.final.round_heading", { round: past.round, category: past.category }) },
-          ht("h4", {}, "game.pinto.final.round_heading", { round: past.round, category: past.category }),
-          resultList(ctx, push, past.judged, null, blobs, past.round),
-        ),
-      ),
+      album.el,
     );
+    album.update(push, blobs);
   }
   return { el, update };
 }

@@ -2,7 +2,10 @@
 // confirm, the reveal's results, the scoreboard, the turn order, the podium and the past rounds.
 
 import { h, ht, replace, showError, tx } from "../../dom.js";
+import { onLanguageChange } from "../../i18n.js";
+import { recapHead } from "../_recap.js";
 import { createInset } from "./inset.js";
+import { markerLegend, miniBoard, recapPainter } from "./recap.js";
 import { cellName, clockText, inkFor, nameOf, parseCell } from "./util.js";
 
 // ------------------------------------------------------------------ clue bar and clock
@@ -367,15 +370,31 @@ export function createPodium(ctx) {
 
 // ------------------------------------------------------------------ past rounds
 
-/** Every finished round, newest first: who gave the clues, the target, the clues and who
- * scored. Folded away while playing (the board needs the room on a phone); open on the
- * podium, where the whole match is the story. */
+/** Every finished round, newest first: who gave the clues, the target, the clues, every
+ * marker on a small board, and who scored. Folded away while playing (the board needs the
+ * room on a phone); open on the podium, where it is the match's recap, with a button that
+ * saves it as an image. */
 export function createHistory(ctx) {
   const summary = h("summary", { id: "pitacor-history-title" });
-  const list = h("ol", { class: "pc-history", id: "pitacor-history", "aria-labelledby": "pitacor-history-title" });
-  const el = h("details", { class: "card pc-history-card", id: "pitacor-history-card", hidden: true }, summary, list);
+  const list = h("ol", { class: "pc-history recap-rounds", id: "pitacor-history", "aria-labelledby": "pitacor-history-title" });
+  let current = null; // {push, colours}: what the image is painted from, when asked
+  const head = recapHead(ctx, {
+    game: "pitacor",
+    id: "pitacor-recap",
+    downloadKey: "game.pitacor.recap.download",
+    failedKey: "game.pitacor.recap.failed",
+    paint: (sheet) => recapPainter(ctx, current.push, current.colours)(sheet),
+  });
+  head.el.hidden = true;
+  const el = h("details", { class: "card pc-history-card", id: "pitacor-history-card", hidden: true }, summary, head.el, list);
   let last = "";
   let wasEnded = false;
+  // The small boards' words are in their aria-labels, which a language change does not
+  // repaint by itself: paint the rounds again.
+  const forget = onLanguageChange(() => {
+    last = "";
+    if (current) update(current.push, current.colours);
+  });
 
   function row(push, r, colours) {
     const v = push.view;
@@ -396,9 +415,10 @@ export function createHistory(ctx) {
           r.passed ? ht("span", { class: "pill pc-passed" }, "game.pitacor.passed", { multiplier: push.room.settings?.pass_multiplier ?? 2 }) : null,
           r.unfinished ? ht("span", { class: "muted" }, "game.pitacor.history.unfinished") : null,
         ];
+    const board = r.target && !r.void ? h("div", { class: "pc-recap-board" }, miniBoard(ctx, push, r, colours), markerLegend(ctx, push, r)) : null;
     return h(
       "li",
-      { class: "pc-history-round", dataset: { round: r.round } },
+      { class: "pc-history-round recap-round", dataset: { round: r.round } },
       h(
         "div",
         { class: "pc-history-head" },
@@ -407,6 +427,7 @@ export function createHistory(ctx) {
         h("span", { class: "name" }, nameOf(push, r.giver)),
       ),
       h("div", { class: "pc-history-what" }, what),
+      board,
       h(
         "ul",
         { class: "pc-history-points" },
@@ -426,17 +447,20 @@ export function createHistory(ctx) {
     const ended = v.phase === "ended";
     if (ended && !wasEnded) el.open = true;
     wasEnded = ended;
+    current = { push, colours };
+    el.classList.toggle("recap", ended);
+    head.el.hidden = !ended;
     if (el.hidden) {
       last = "";
       return;
     }
-    const names = rounds.flatMap((r) => [r.giver, ...Object.keys(r.points || {})]).map((id) => nameOf(push, id));
-    const sig = JSON.stringify([rounds, names, Boolean(colours), push.room.settings?.pass_multiplier]);
+    const names = rounds.flatMap((r) => [r.giver, ...Object.keys(r.points || {}), ...Object.keys(r.markers || {})]).map((id) => nameOf(push, id));
+    const sig = JSON.stringify([rounds, names, Boolean(colours), push.room.settings?.pass_multiplier, ended, v.board]);
     if (sig === last) return;
     last = sig;
-    tx(summary, "game.pitacor.history.title", { count: rounds.length });
+    tx(summary, ended ? "game.pitacor.recap.title" : "game.pitacor.history.title", { count: rounds.length });
     replace(list, [...rounds].reverse().map((r) => row(push, r, colours)));
   }
 
-  return { el, update };
+  return { el, update, destroy: forget };
 }

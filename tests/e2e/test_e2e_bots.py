@@ -1,0 +1,150 @@
+"""Computer players in Chromium: one person plays a whole Pitacor match and a whole Haiclue
+game with bots, only through the page (issue 18.8). The bots wait a few hundredths of a
+second (``TERTULIA_BOT_DELAY``, read by the server the ``server`` fixture starts)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from e2e_actions import PHONE, create_room, join_room, no_horizontal_scroll, set_nickname
+from haiclue_steps import expect, rack, screen
+from pitacor_steps import set_setting
+
+MATCH_SECONDS = 90  # each match takes well under a minute; this is the give-up point
+
+
+@pytest.fixture(autouse=True)
+def quick_bots(monkeypatch):
+    """Before the ``server`` fixture starts the server (autouse fixtures come first): quick
+    bots, and a player who goes counts as dropped after a second, not five."""
+    monkeypatch.setenv("TERTULIA_BOT_DELAY", "0.05-0.15")
+    monkeypatch.setenv("TERTULIA_DROP_GRACE", "1")
+
+
+def _bot_avatars(page, within: str):
+    return page.locator(f"{within} .avatar.is-bot[aria-label='computer player']")
+
+
+# ---------------------------------------------------------------------------- Pitacor
+
+
+def _play_pitacor_until_the_podium(page) -> None:
+    """Whatever the screen asks of this person, do it, until the podium shows."""
+    rng = random.Random(3)
+    cells = page.locator("#pitacor-board .pc-cell")
+    deadline = time.monotonic() + MATCH_SECONDS
+    while not page.locator("#pitacor-podium").is_visible():
+        assert time.monotonic() < deadline, "the Pitacor match did not end"
+        if page.locator("#pitacor-candidate-0").is_visible():
+            page.locator("#pitacor-candidate-0").click()
+        elif page.locator("#pitacor-pass").is_visible():
+            page.locator("#pitacor-pass").click()
+        elif page.locator("#pitacor-clue").is_visible():
+            page.locator("#pitacor-clue").fill("tide")
+            page.locator("#pitacor-give").click()
+        elif page.locator("#pitacor-next").is_visible():
+            page.locator("#pitacor-next").click()
+        elif page.locator("#pitacor-guess").is_visible():
+            cells.nth(rng.randrange(cells.count())).click()
+            if page.locator("#pitacor-confirm").is_enabled():
+                page.locator("#pitacor-confirm").click()
+        page.wait_for_timeout(150)
+
+
+def test_one_person_plays_a_whole_pitacor_match_with_bots_on_a_phone(player, artifacts):
+    page = player(viewport=PHONE)
+    create_room(page, "Ana")
+    # Pintó first: it says it has no computer players, and offers none.
+    page.locator("#choose-game").select_option("pinto")
+    expect()(page.locator("#no-bots")).to_have_text(
+        "Pintó has no computer players: drawing is for people."
+    )
+    expect()(page.locator("#add-bot")).to_be_hidden()
+    page.locator("#choose-game").select_option("pitacor")
+    expect()(page.locator("#add-bot")).to_be_visible()
+    page.locator("#add-bot").click()
+    page.locator("#bot-level").select_option("beginner")
+    page.locator("#add-bot").click()
+    page.locator("#add-bot").click()
+    expect()(page.locator("#seats li.is-bot")).to_have_count(3)
+    expect()(_bot_avatars(page, "#seats")).to_have_count(3)
+    expect()(page.locator("#seats li.is-bot .pill.bot").first).to_have_text("Computer · Good")
+    expect()(page.locator("#seats li.is-bot .pill.bot").nth(1)).to_have_text("Computer · Beginner")
+    page.locator("#seats li.is-bot .remove-bot").last.click()  # one bot too many
+    expect()(page.locator("#seats li.is-bot")).to_have_count(2)
+    names = page.locator("#seats li.is-bot .name").all_inner_texts()
+    assert len(set(names)) == 2 and "Ana" not in names
+    assert no_horizontal_scroll(page)
+    page.screenshot(path=str(artifacts / "bots-lobby-phone.png"), full_page=True)
+    set_setting(page, "goal", 3)
+    set_setting(page, "reveal_seconds", 0)
+    expect()(page.locator("#start-match")).to_be_enabled()  # bots count towards the three
+    page.locator("#start-match").click()
+    page.locator("#pitacor-board .pc-cell").first.wait_for()
+    _play_pitacor_until_the_podium(page)
+    # The podium marks the bots as computer players.
+    expect()(_bot_avatars(page, "#pitacor-podium")).to_have_count(2)
+    page.screenshot(path=str(artifacts / "bots-pitacor-podium-phone.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------------- Haiclue
+
+
+def _play_haiclue_until_the_end(page) -> None:
+    root = screen(page)
+    deadline = time.monotonic() + MATCH_SECONDS
+    rng = random.Random(4)
+    while root.get_attribute("data-phase") != "ended":
+        assert time.monotonic() < deadline, "the Haiclue game did not end"
+        todo = root.get_attribute("data-todo")
+        if todo == "build_clue" and page.locator("#hc-rack .hc-tile").count() >= 2:
+            for i in range(2):
+                page.locator("#hc-rack .hc-tile").nth(i).click()
+            page.locator("#hc-submit").click()
+            page.locator("#hc-confirm").click()
+        elif todo == "guess" and page.locator(".hc-guess").count():
+            buttons = page.locator(".hc-guess")
+            buttons.nth(rng.randrange(buttons.count())).click()
+        elif todo == "ready" and page.locator("#hc-ready:enabled").count():
+            page.locator("#hc-ready").click()
+        page.wait_for_timeout(100)
+
+
+def test_one_person_plays_a_whole_haiclue_game_from_play_now(player, artifacts):
+    """The home page's "Play now with computer players": a room of one's own with bots, the
+    game started at once."""
+    page = player()
+    set_nickname(page, "Ana")
+    page.locator("#quick-haiclue").click()
+    screen(page).wait_for()
+    assert rack(page)  # our own tiles: the game began without a lobby to press through
+    expect()(_bot_avatars(page, "#hc-players")).to_have_count(2)
+    _play_haiclue_until_the_end(page)
+    expect()(_bot_avatars(page, "#haiclue")).not_to_have_count(0)
+    page.screenshot(path=str(artifacts / "bots-haiclue-end.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------------- leavers
+
+
+def test_the_host_lets_a_bot_play_for_a_player_who_dropped_and_they_take_it_back(player, server):
+    ana, bo = player(), player(viewport=PHONE)
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    ana.locator("#add-bot").click()
+    expect()(ana.locator("#seats li.is-bot")).to_have_count(1)
+    ana.locator("#start-match").click()
+    bo.locator("#pitacor-board .pc-cell").first.wait_for()
+    bo.goto("about:blank")  # Bo's phone loses the room
+    offer = ana.locator(".stand-in-button")
+    expect()(offer).to_have_text("Play for Bo")
+    offer.click()
+    playing = ana.locator(".stand-in.is-playing")
+    expect()(playing).to_have_text("A computer player plays for Bo until they come back.")
+    expect()(ana.locator(".stand-in-button")).to_have_count(0)
+    bo.goto(f"{server.url}/r/{code}")  # back, with the same browser: the same seat
+    bo.locator("#pitacor-board .pc-cell").first.wait_for()
+    expect()(ana.locator(".stand-in.is-playing")).to_have_count(0)
+    expect()(bo.locator(".stand-in")).to_have_count(0)
