@@ -31,7 +31,6 @@ from typing import Any
 
 import msgspec
 
-from .. import protocol as p
 from ..games.base import RuleError
 from ..rooms.manager import RoomManager
 from ..rooms.replay import replay_room
@@ -39,8 +38,9 @@ from ..rooms.room import Room
 from ..store.errors import FencedOut, UnknownRoom
 from . import wire
 from .bus import Bus
+from .inbound import Inbound
 from .leases import Leases, Owner
-from .relay import RelayedPeer, RemoteRoom, moved
+from .relay import RelayedPeer, RemoteRoom
 from .seats import SeatIndex, seats_of
 
 log = logging.getLogger("tertulia.cluster")
@@ -55,8 +55,9 @@ def node_name() -> str:
     return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class ClusterRooms:
-    """This node's rooms, and the way to every other node's."""
+class ClusterRooms(Inbound):
+    """This node's rooms, and the way to every other node's (what other nodes send it is
+    handled in ``inbound.py``)."""
 
     def __init__(
         self,
@@ -332,17 +333,6 @@ class ClusterRooms:
         self._gone[node] = time.time()
         self._node_gone(node)
 
-    def _refuse_unheard(self, frame: wire.Frame) -> None:
-        session = self.relaying.get(frame.conn)
-        if session is None:
-            return
-        try:
-            message = p.decode(frame.body)
-        except msgspec.ValidationError:
-            return
-        error = moved()
-        session.send(p.Error(message.id, error.code, error.message))
-
     def _beating(self, node: str, score: float, now: float) -> bool:
         """Whether a node whose beat says ``score`` (the time its last beat lasts until) is
         live: that beat is in date, and was made after any publish found the node gone (both
@@ -364,72 +354,6 @@ class ClusterRooms:
     async def _is_live(self, node: str) -> bool:
         score = await self.redis.zscore(self._key("nodes"), node)
         return score is not None and self._beating(node, score, time.time())
-
-    # ------------------------------------------------------------------ messages
-
-    def _on_message(self, message: wire.ToNode) -> None:
-        if isinstance(message, wire.Pushes):
-            for conn, data in message.items:
-                session = self.relaying.get(conn)
-                if session is not None:
-                    session.outlet.put(data)
-        elif isinstance(message, wire.Frame):
-            self._frame(message)
-        elif isinstance(message, wire.Attach):
-            self._spawn(self._attach(message))
-        elif isinstance(message, wire.Attached):
-            remote = self.remote.get(message.room)
-            if remote is not None:
-                remote.attached(message)
-        elif isinstance(message, wire.Detach):
-            held = self.relayed.pop(message.conn, None)
-            if held is not None:
-                held[1].detach(held[0])
-        elif isinstance(message, wire.Released):
-            remote = self.remote.pop(message.room, None)
-            if remote is not None:
-                for session in remote.give_up():
-                    self._find_again(session, message.room)
-
-    def _frame(self, frame: wire.Frame) -> None:
-        held = self.relayed.get(frame.conn)
-        try:
-            message = p.decode(frame.body)
-        except msgspec.ValidationError:
-            return  # it was valid on the node that sent it
-        if held is None or held[1].closed:
-            node = frame.conn.split("/", 1)[0]
-            error = moved()
-            self.bus.push(
-                node, frame.conn, p.encode(p.Error(message.id, error.code, error.message))
-            )
-            self.bus.send(node, wire.Released(frame.room, [frame.conn]))
-            return
-        peer, room = held
-        room.submit(peer, message)
-
-    async def _attach(self, attach: wire.Attach) -> None:
-        room = self.manager.get(attach.room)
-        if room is None:
-            error = moved()
-            self.bus.send(
-                attach.reply_to,
-                wire.Attached(attach.conn, attach.room, (error.code, error.message, {})),
-            )
-            return
-        peer = RelayedPeer(self.bus, attach.reply_to, attach.conn, attach.player)
-        try:
-            await room.attach(peer, attach.nickname, attach.msg_id, resume=attach.resume)
-        except RuleError as error:
-            self.bus.send(
-                attach.reply_to,
-                wire.Attached(attach.conn, attach.room, (error.code, error.message, error.params)),
-            )
-            return
-        self.relayed[attach.conn] = (peer, room)
-        self.bus.send(
-            attach.reply_to, wire.Attached(attach.conn, attach.room, None, room.game.NAME)
-        )
 
     # ------------------------------------------------------------------ the beat
 
