@@ -175,10 +175,13 @@ class Seat:
 
 
 async def setup_tertulia(
-    url: str, players: int, deflate: bool, source: str | None = None
+    url: str | list[str], players: int, deflate: bool, source: str | None = None
 ) -> RoomRun:
+    """A Pitacor room playing its first guesses. ``url``: the server's, or one per seat (a
+    cluster's nodes: the first seat's creates the room, the others join wherever they are)."""
     room = RoomRun(players)
-    seats = [await Seat.open(url, room, deflate, source) for _ in range(players)]
+    urls = [url] * players if isinstance(url, str) else url
+    seats = [await Seat.open(urls[i], room, deflate, source) for i in range(players)]
     host = seats[0]
     code = (await host.request("create_room", game="pitacor", nickname="P0", public=False))["room"]
     for i, seat in enumerate(seats[1:], 1):

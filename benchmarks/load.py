@@ -73,6 +73,9 @@ from harness import (
     wait_healthy,
     wait_quiet,
 )
+from nodes import Nodes, cpu_between, service_pids, services_cpu
+from nodes import start as start_nodes
+from nodes import stop as stop_nodes
 
 SETUP_TIMEOUT = 180.0  # seconds for every room of a run to be seated and playing
 ROOM_BLOCK = 1  # each room's players connect from 127.1.y.z (harness.loopback_address)
@@ -83,6 +86,7 @@ ROOM_BLOCK = 1  # each room's players connect from 127.1.y.z (harness.loopback_a
 
 async def _worker(spec: dict[str, Any], pipe: Any) -> None:
     url, players, deflate = spec["url"], spec["players"], spec["deflate"]
+    urls = spec.get("urls") or [url]  # --nodes: a room's seats spread over the nodes
     limit = asyncio.Semaphore(spec["setup_concurrency"])
     loop = asyncio.get_running_loop()
 
@@ -91,7 +95,10 @@ async def _worker(spec: dict[str, Any], pipe: Any) -> None:
             # Each room from its own address: a server may cap connections per address.
             source = loopback_address(ROOM_BLOCK, index)
             if spec["kind"] == "tertulia":
-                return await setup_tertulia(url, players, deflate, source)
+                # Seat s of room r on node (r + s) mod N: its host, whose node owns it, and
+                # its other seats round robin (with 2 nodes, every other seat is relayed).
+                spread = [urls[(index + s) % len(urls)] for s in range(players)]
+                return await setup_tertulia(spread, players, deflate, source)
             return await setup_bare(url, players, index, deflate, source)
 
     rooms: list[RoomRun] = []
@@ -188,6 +195,14 @@ def worker_main(spec: dict[str, Any], pipe: Any) -> None:
 # ---------------------------------------------------------------------------- parent side
 
 
+def _in_room_all(bases: list[str]) -> tuple[float, float] | None:
+    """``_in_room`` summed over every node."""
+    found = [_in_room(base) for base in bases]
+    if any(f is None for f in found):
+        return None
+    return sum(f[0] for f in found), sum(f[1] for f in found)
+
+
 def _in_room(base: str) -> tuple[float, float] | None:
     """(sum, count) of our server's own histogram of `act` handling: from the room's inbox
     to every seat's update queued (fold, durable append, views). Its mean is exact."""
@@ -205,19 +220,21 @@ def _in_room(base: str) -> tuple[float, float] | None:
 
 
 def _watch_others(
-    server: int, workers: list[int | None], until: float
+    servers: list[int], workers: list[int | None], until: float, services: list[int] = ()
 ) -> list[tuple[float, float, float]]:
-    """Until ``until``, each second: cores used by everything but the server and the generators."""
-    ours = [server, *(w for w in workers if w is not None)]
+    """Until ``until``, each second: cores used by everything but the servers, the generators
+    and (with --nodes) the Redis and PostgreSQL processes ``services``."""
+    ours = [*servers, *(w for w in workers if w is not None)]
     seen: list[tuple[float, float, float]] = []  # (from, to, cores)
     for _ in range(100_000):  # bounded; ends at ``until``
         if time.monotonic() >= until - 0.05:
             break
         began, machine0 = time.monotonic(), machine_cpu()
-        mine0 = sum(proc_cpu(pid) for pid in ours)
+        mine0, services0 = sum(proc_cpu(pid) for pid in ours), services_cpu(services)
         time.sleep(max(0.05, min(1.0, until - time.monotonic())))
         elapsed, machine1 = time.monotonic() - began, machine_cpu()
         mine1 = sum(proc_cpu(pid) for pid in ours)
+        mine1 += cpu_between(services0, services_cpu(services))
         busy = (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])
         seen.append(
             (began, began + elapsed, busy * (os.cpu_count() or 1) - (mine1 - mine0) / elapsed)
@@ -254,19 +271,30 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
     env = dict(os.environ)
     if args.source is not None:  # the bare server imports our Outlet, of the same revision
         env["PYTHONPATH"] = str(args.source)  # a snapshot of src/ (see --rev)
+    clustered = kind == "tertulia" and args.nodes > 0
     log_file = open(workdir / f"{kind}.log", "wb")  # noqa: SIM115 - closed below
-    server = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT, env=env)
     workers: list[tuple[mp.Process, Any]] = []
     profiler: subprocess.Popen | None = None
+    server: subprocess.Popen | None = None
+    nodes = Nodes()
+    services: list[int] = []
     try:
-        wait_healthy(base, server)
-        rss_idle = proc_rss(server.pid)
+        if clustered:  # N nodes on Redis + PostgreSQL, the seats of each room spread on them
+            nodes = start_nodes(args.nodes, workdir, env)
+            pids, bases, urls = nodes.pids, nodes.bases, nodes.urls
+            base, url = bases[0], urls[0]
+        else:
+            server = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT, env=env)
+            wait_healthy(base, server)
+            pids, bases, urls = [server.pid], [base], [url]
+        rss_idle = sum(proc_rss(pid) for pid in pids)
         context = mp.get_context("spawn")
         rooms = list(range(args.rooms))
         for w in range(args.workers):
             mine, theirs = context.Pipe()
             spec = {
-                "kind": kind, "url": url, "players": args.players, "period": args.period,
+                "kind": kind, "url": url, "urls": urls, "players": args.players,
+                "period": args.period,
                 "rooms": rooms[w :: args.workers], "deflate": not args.no_deflate,
                 "seed": args.seed * 1000 + w, "drain": args.drain,
                 "setup_concurrency": args.setup_concurrency,
@@ -283,20 +311,26 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
             if what != "ready":
                 raise RuntimeError(f"{kind}: a generator failed during setup: {info}")
         setup_seconds = time.monotonic() - began
-        health = get_json(f"{base}/healthz")
+        healths = [get_json(f"{b}/healthz") for b in bases]
+        health = {key: sum(h.get(key) or 0 for h in healths) for key in ("connections", "rooms")}
         t0 = time.monotonic() + 0.5
         t_measure, t_end = t0 + args.warmup, t0 + args.warmup + args.duration
         for _, pipe in workers:
             pipe.send(("go", t0, t_measure, t_end))
         sleep_until(t_measure)
-        cpu0, machine0 = proc_cpu(server.pid), machine_cpu()
-        inroom0 = _in_room(base) if kind == "tertulia" else None
+        services = service_pids() if clustered else []
+        cpu0, machine0 = sum(proc_cpu(pid) for pid in pids), machine_cpu()
+        services0 = services_cpu(services)
+        node_cpu0 = [proc_cpu(pid) for pid in pids]
+        inroom0 = _in_room_all(bases) if kind == "tertulia" else None
         if args.py_spy:
-            profiler = _start_py_spy(server.pid, args, workdir, kind)
-        others = _watch_others(server.pid, [p.pid for p, _ in workers], t_end)
-        cpu1, machine1 = proc_cpu(server.pid), machine_cpu()
-        inroom1 = _in_room(base) if kind == "tertulia" else None
-        rss_loaded = proc_rss(server.pid)
+            profiler = _start_py_spy(pids[0], args, workdir, kind)
+        others = _watch_others(pids, [p.pid for p, _ in workers], t_end, services)
+        cpu1, machine1 = sum(proc_cpu(pid) for pid in pids), machine_cpu()
+        services_seconds = cpu_between(services0, services_cpu(services))
+        per_node = [proc_cpu(pid) for pid in pids]
+        inroom1 = _in_room_all(bases) if kind == "tertulia" else None
+        rss_loaded = sum(proc_rss(pid) for pid in pids)
         results = []
         for _, pipe in workers:
             if not pipe.poll(args.drain + 60):
@@ -309,19 +343,22 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
             profiler.wait(timeout=args.duration + 60)
     except BaseException:
         log_file.flush()
-        tail = (workdir / f"{kind}.log").read_bytes()[-3000:].decode(errors="replace")
-        print(f"--- the last lines of the {kind} server's log:\n{tail}", file=sys.stderr)
+        for name in [f"{kind}.log"] + [f"node{i}.log" for i in range(len(nodes.ports))]:
+            tail = (workdir / name).read_bytes()[-3000:].decode(errors="replace")
+            print(f"--- the last lines of {name}:\n{tail}", file=sys.stderr)
         raise
     finally:
         join_or_stop([process for process, _ in workers])
         if profiler is not None and profiler.poll() is None:
             profiler.terminate()
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)
+        if server is not None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=10)
+        stop_nodes(nodes)
         log_file.close()
 
     timed = [s for r in results for s in r["samples"]]
@@ -345,7 +382,14 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         if inroom0 and inroom1
         else None
     )
+    acked = sum(r["acked"] for r in results)
     return {
+        "nodes": args.nodes if clustered else 0,
+        "node_cpu": [(b - a) / args.duration for a, b in zip(node_cpu0, per_node, strict=True)],
+        "services_cpu": services_seconds / args.duration if clustered else None,
+        # CPU per acknowledged action: the servers', and with --nodes Redis's and PostgreSQL's
+        "cpu_ms_per_action": (cpu1 - cpu0) / max(1, acked) * 1e3,
+        "services_ms_per_action": services_seconds / max(1, acked) * 1e3 if clustered else None,
         "in_room_mean_ms": in_room_ms,
         "clean_actions": len(clean),
         "clean_seconds": args.duration
@@ -382,6 +426,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         "other_cpu_max_1s": max((c for _, _, c in others), default=0.0),
         "other_cpu": busy * (os.cpu_count() or 1)
         - (cpu1 - cpu0) / args.duration
+        - (services_seconds / args.duration if clustered else 0.0)
         - sum(r["cpu"] for r in results) / args.duration,
         "push_bytes": statistics.fmean(r["push_bytes"] for r in results),
         "sample": [frame for r in results for frame in r["sample"]],
@@ -450,6 +495,18 @@ def _report(result: dict[str, Any]) -> None:
         f"of {os.cpu_count()} cores (other processes {r['other_cpu']:.2f} cores, "
         f"{r['other_cpu_max_1s']:.2f} in the worst second)"
     )
+    if r.get("nodes"):
+        each = ", ".join(f"{c:.2f}" for c in r["node_cpu"])
+        print(
+            f"  cluster: {r['nodes']} node(s), CPU per node [{each}] s/s; Redis + PostgreSQL "
+            f"processes {r['services_cpu']:.2f} s/s (shared with any other user of them)"
+        )
+        print(
+            f"  CPU per acknowledged action: nodes {r['cpu_ms_per_action']:.3f} ms + Redis and "
+            f"PostgreSQL {r['services_ms_per_action']:.3f} ms"
+        )
+    else:
+        print(f"  CPU per acknowledged action: {r['cpu_ms_per_action']:.3f} ms")
     print(f"  limited by: {_verdict(r)}")
 
 
@@ -540,6 +597,13 @@ def main() -> int:
         "--workers", type=int, default=0, help="generator processes (0: 1 per 1,500 connections)"
     )
     parser.add_argument("--servers", default="tertulia,bare", help="which servers, in order")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        help="ours as N cluster nodes on Redis + PostgreSQL (0: one process with SQLite); "
+        "each room's seats round robin over the nodes",
+    )
     parser.add_argument("--drain", type=float, default=3.0, help="seconds to wait for last pushes")
     parser.add_argument(
         "--setup-concurrency", type=int, default=20, help="rooms set up at once per generator"
@@ -596,12 +660,14 @@ def main() -> int:
         parser.error("--servers takes tertulia and/or bare")
 
     senders = args.rooms * (args.players - 1)
+    ours = f"{args.nodes} node(s) on Redis + PostgreSQL" if args.nodes else "one process, SQLite"
     print(
         f"{args.rooms} rooms × {args.players} players = {args.rooms * args.players} connections; "
         f"{senders} senders, one action each every {args.period:g} s "
         f"(≈{senders / args.period:.0f} actions/s, ≈{senders / args.period * args.players:.0f} "
         f"pushes/s); warm-up {args.warmup:g} s, measured {args.duration:g} s; "
         f"{args.workers} generator process(es); {os.cpu_count()} cores; "
+        f"ours: {ours}; "
         f"permessage-deflate {'off' if args.no_deflate else 'on'}"
     )
     rounds: list[dict[str, dict[str, Any]]] = []

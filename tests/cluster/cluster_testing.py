@@ -12,7 +12,6 @@ import contextlib
 import os
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -48,6 +47,21 @@ async def redis_namespace() -> AsyncIterator[tuple[Any, str]]:
         if keys:
             await client.delete(*keys)
         await client.aclose()
+
+
+async def welcomed_to(url: str, token: str, expected: str | None) -> str | None:
+    """What a fresh connection's ``welcome.room`` says, once it says ``expected`` (a room's
+    owner writes its seats at its next beat) or after about ten seconds."""
+    from tertulia.client import Client
+
+    seen = None
+    for _ in range(60):
+        async with await Client.connect(url, token=token) as fresh:
+            seen = fresh.seated_room
+        if seen == expected:
+            return seen
+        await asyncio.sleep(0.1)
+    return seen
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
@@ -147,88 +161,56 @@ class RedisServer:
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
 
+from server_harness import ProcessServer  # noqa: E402 - on the path just above
 
-class Node:
-    """``tertulia serve`` in cluster mode as a child process: the real thing, which a test
-    may kill (SIGKILL), pause (SIGSTOP) and resume, or stop (SIGTERM, draining)."""
+
+class Node(ProcessServer):
+    """``tertulia serve`` in cluster mode as a child process (``server_harness``'s
+    ``ProcessServer``): the real thing, which a test may kill (SIGKILL), pause (SIGSTOP) and
+    resume, or stop (SIGTERM, draining)."""
 
     def __init__(
-        self, tmp: Path, schema: str, namespace: str, package: Path, *, lease: float = 1.0
+        self,
+        tmp: Path,
+        schema: str,
+        namespace: str,
+        package: Path,
+        *,
+        lease: float = 1.0,
+        env: dict[str, str] | None = None,
     ) -> None:
         from server_harness import free_port
         from services import database_url
 
-        self.port = free_port()
-        self.log = tmp / f"node-{self.port}.log"
-        self.env = {
-            **os.environ,
-            "PYTHONUNBUFFERED": "1",
-            "PYTHONPATH": str(package),  # this package, with the example game (tiny) in it
-            "TERTULIA_REDIS_URL": REDIS_URL,
-            "TERTULIA_DATABASE_URL": database_url(),
-            "TERTULIA_DATABASE_SCHEMA": schema,
-            "TERTULIA_REDIS_NAMESPACE": namespace,
-            "TERTULIA_LEASE_SECONDS": str(lease),
-        }
-        self.db = tmp / f"node-{self.port}.sqlite3"  # unused in cluster mode: proves it
-        self.process: subprocess.Popen | None = None
+        port = free_port()
+        super().__init__(
+            tmp / f"node-{port}.sqlite3",  # unused in cluster mode: proves it
+            port,
+            "--plain-logs",
+            python_path=package,  # this package, with the example game (tiny) in it
+            env={
+                "TERTULIA_REDIS_URL": REDIS_URL,
+                "TERTULIA_DATABASE_URL": database_url(),
+                "TERTULIA_DATABASE_SCHEMA": schema,
+                "TERTULIA_REDIS_NAMESPACE": namespace,
+                "TERTULIA_LEASE_SECONDS": str(lease),
+                **(env or {}),
+            },
+            log=tmp / f"node-{port}.log",
+        )
 
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+    def start(self, timeout: float = 30.0) -> Node:
+        return super().start(timeout)
 
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def start(self) -> Node:
+    def wait(self) -> Node:
+        """Until it answers ``/healthz`` with 200."""
         from server_harness import wait_healthy
 
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tertulia",
-                "serve",
-                "--port",
-                str(self.port),
-                "--db",
-                str(self.db),
-                "--drop-grace",
-                "1",
-                "--plain-logs",
-            ],
-            env=self.env,
-            stdout=self.log.open("ab"),
-            stderr=subprocess.STDOUT,
-        )
         wait_healthy(self.base, timeout=30)
         return self
 
-    def signal(self, number: int) -> None:
-        assert self.process is not None
-        self.process.send_signal(number)
-
-    def kill(self) -> None:
-        self.signal(signal.SIGKILL)
-        assert self.process is not None
-        self.process.wait(timeout=10)
-
-    def stop(self) -> int | None:
-        if self.process is None:
-            return None
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGCONT)
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        return self.process.returncode
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
+    def stop(self, timeout: float = 20.0) -> int | None:
+        return super().stop(timeout)
 
 
 @contextmanager
@@ -245,7 +227,9 @@ def cluster(tmp: Path, count: int = 2, **options: Any) -> Iterator[list[Node]]:
         nodes = [Node(tmp, schema, namespace, package, **options) for _ in range(count)]
         try:
             for node in nodes:
-                node.start()
+                node.launch()
+            for node in nodes:
+                node.wait()
             yield nodes
         finally:
             for node in nodes:
@@ -289,14 +273,15 @@ http {{
 
 
 @contextmanager
-def nginx_in_front(tmp: Path, nodes: list[Node]) -> Iterator[str]:
+def nginx_in_front(tmp: Path, nodes: list[Node], port: int | None = None) -> Iterator[str]:
     """nginx (Debian's; ``make test`` installs it) in front of ``nodes``, round robin and no
-    sticky sessions, as docs/operations.md shows it; yields its WebSocket URL."""
+    sticky sessions, as docs/cluster.md shows it, on ``port`` (a free one if not given);
+    yields its WebSocket URL."""
     from server_harness import free_port
 
     prefix = tmp / "nginx"
     prefix.mkdir()
-    port = free_port()
+    port = port or free_port()
     servers = "\n".join(
         f"        server 127.0.0.1:{node.port} max_fails=1 fail_timeout=2s;" for node in nodes
     )

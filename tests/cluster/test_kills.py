@@ -14,3 +14,4 @@ def test_nodes_killed_at_random_moments_lose_no_acknowledged_move(tmp_path) -> N
     assert report.lost == []
     assert report.moves > 20
     assert report.worst_stall <= 5.0, f"a room waited {report.worst_stall:.1f} s after a kill"
+    assert report.worst_recovery <= 5.0, f"a room was back after {report.worst_recovery:.1f} s"

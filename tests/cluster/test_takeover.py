@@ -7,7 +7,8 @@ import asyncio
 import signal
 import time
 
-from cluster_testing import cluster, run
+import pytest
+from cluster_testing import cluster, run, welcomed_to
 
 from tertulia.client import Client, ClientError
 
@@ -46,15 +47,23 @@ def test_a_killed_owner_s_room_goes_on_on_another_node_with_every_acknowledged_m
             ana, bo, code, first = await _tiny_match(owner, other)
             await first.act({"type": "add", "amount": 2})  # acknowledged: must survive
             await bo.wait_for(lambda push: push["view"]["counter"] == 2)
+            # Where Ana has a seat is known on the other node too (from the owner's beat)…
+            assert await welcomed_to(other.ws, ana.token, code) == code
             pushes = len(bo.pushes)
             owner.kill()
             killed_at = time.monotonic()
+            # A move Bo sends meanwhile gets an answer, whatever became of it (refused while
+            # the room moves, or by the rules): a frame relayed to the dead owner is not left
+            # unanswered.
+            with pytest.raises(ClientError):
+                await asyncio.wait_for(bo.act({"type": "add", "amount": 9}), 5)
             # Bo's socket is on the other node: it is moved to the new owner by itself, and
             # gets the whole picture from there.
             await bo.wait_for(lambda push: len(bo.pushes) > pushes, timeout=10)
             assert bo.view["counter"] == 2
             # Ana's socket died with the node: she comes back through another node.
             again = await Client.connect(other.ws, token=ana.token)
+            assert again.seated_room == code  # … and outlives the owner
             await again.join_room(code, "Ana", resume=True)
             players = {"ana": again, "bo": bo}
             for _ in range(100):

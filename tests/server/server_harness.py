@@ -101,11 +101,23 @@ def subprocess_server(
 class ProcessServer:
     """``python -m tertulia serve`` as a child process: the real thing, killable.
 
-    ``python_path``: where to import ``tertulia`` from instead (a copy of the package)."""
+    ``python_path``: where to import ``tertulia`` from instead (a copy of the package);
+    ``env``: more environment variables; ``log``: a file its output goes to (else a pipe,
+    ``process.stdout``). The cluster tests' nodes are these (``tests/cluster``)."""
 
-    def __init__(self, db: Path, port: int, *extra: str, python_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        db: Path,
+        port: int,
+        *extra: str,
+        python_path: Path | None = None,
+        env: dict[str, str] | None = None,
+        log: Path | None = None,
+    ) -> None:
         self.db, self.port, self.extra = db, port, extra
         self.python_path = python_path
+        self.env = env or {}
+        self.log = log
         self.process: subprocess.Popen | None = None
 
     @property
@@ -116,8 +128,14 @@ class ProcessServer:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self) -> ProcessServer:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    def start(self, timeout: float = 15.0) -> ProcessServer:
+        self.launch()
+        wait_healthy(self.base, timeout)
+        return self
+
+    def launch(self) -> None:
+        """Start the process without waiting for it to answer (several start side by side)."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         if self.python_path is not None:
             env["PYTHONPATH"] = str(self.python_path)
         self.process = subprocess.Popen(
@@ -135,24 +153,38 @@ class ProcessServer:
                 *self.extra,
             ],
             env=env,
-            stdout=subprocess.PIPE,
+            stdout=self.log.open("ab") if self.log is not None else subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
-        wait_healthy(self.base)
-        return self
+
+    def signal(self, number: int) -> None:
+        assert self.process is not None
+        self.process.send_signal(number)
 
     def kill(self) -> None:
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=10)
 
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
+    def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM (resumed first, if a test paused it) and wait; killed if it takes longer
+        than ``timeout``. Its exit code, or None if it never started."""
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
             self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+                self.process.wait(timeout=10)
+        return self.process.returncode
+
+    def output(self) -> str:
+        """What it wrote so far (with ``log``)."""
+        assert self.log is not None
+        return self.log.read_text(errors="replace")
 
 
 def games_with_tiny() -> dict[str, ModuleType]:

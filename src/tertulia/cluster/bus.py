@@ -39,7 +39,7 @@ class Bus:
         node: str,
         namespace: str,
         on_message: Callable[[wire.ToNode], None],
-        on_unreachable: Callable[[str], None] = lambda node: None,
+        on_unreachable: Callable[[str, list[Any]], None] = lambda node, unheard: None,
     ) -> None:
         self.redis = redis
         self.node = node
@@ -123,9 +123,12 @@ class Bus:
                 # answer times out, and a client whose patch went missing asks for the picture.
                 log.exception("could not send %d messages to other nodes", len(batch))
                 continue
-            for (node, _), listeners in zip(batch, heard, strict=True):
+            unheard: dict[str, list[Any]] = {}
+            for (node, message), listeners in zip(batch, heard, strict=True):
                 if not listeners:
-                    self.on_unreachable(node)
+                    unheard.setdefault(node, []).append(message)
+            for node, messages in unheard.items():
+                self.on_unreachable(node, messages)
 
     # ------------------------------------------------------------------ receiving
 

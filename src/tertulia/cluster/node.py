@@ -31,7 +31,6 @@ from typing import Any
 
 import msgspec
 
-from .. import protocol as p
 from ..games.base import RuleError
 from ..rooms.manager import RoomManager
 from ..rooms.replay import replay_room
@@ -39,12 +38,15 @@ from ..rooms.room import Room
 from ..store.errors import FencedOut, UnknownRoom
 from . import wire
 from .bus import Bus
+from .inbound import Inbound
 from .leases import Leases, Owner
-from .relay import RelayedPeer, RemoteRoom, moved
+from .relay import RelayedPeer, RemoteRoom
+from .seats import SeatIndex, seats_of
 
 log = logging.getLogger("tertulia.cluster")
 
 FIND_TRIES = 40  # × up to a quarter of the lease: a dead owner's lease lapses within these
+SEATED_LOOKUP_SECONDS = 1.0  # past this, a welcome says only what this node knows
 
 
 def node_name() -> str:
@@ -53,8 +55,9 @@ def node_name() -> str:
     return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class ClusterRooms:
-    """This node's rooms, and the way to every other node's."""
+class ClusterRooms(Inbound):
+    """This node's rooms, and the way to every other node's (what other nodes send it is
+    handled in ``inbound.py``)."""
 
     def __init__(
         self,
@@ -73,6 +76,7 @@ class ClusterRooms:
         self.namespace = namespace
         self.leases = Leases(redis, self.node, ttl=lease_seconds, namespace=namespace)
         self.bus = Bus(redis, self.node, namespace, self._on_message, self._unreachable)
+        self.seats = SeatIndex(redis, namespace)
         self.remote: dict[str, RemoteRoom] = {}  # code → the room as reached through its owner
         self.relaying: dict[str, Any] = {}  # conn → this node's session in a remote room
         self.relayed: dict[str, tuple[RelayedPeer, Room]] = {}  # conn → (peer, room) owned here
@@ -81,6 +85,9 @@ class ClusterRooms:
         self._tasks: set[asyncio.Task] = set()
         self._public: list[dict[str, Any]] = []  # every node's public rooms, as last read
         self._live_nodes: set[str] = {self.node}
+        # node → when a publish to it reached nobody: dead, though its last beat is still in
+        # date for up to a lease time; alive again only if it beats after that.
+        self._gone: dict[str, float] = {}
         self._beat: asyncio.Task | None = None
         self._renewed_at = time.monotonic()  # when the leases were last known to be ours
         self.healthy = False
@@ -130,7 +137,9 @@ class ClusterRooms:
             raise RuleError(
                 "server.cluster", "This server cannot open rooms right now; try again soon."
             )
-        return await self.manager.create(game, public, opened_by)
+        room = await self.manager.create(game, public, opened_by)
+        await self._say_game(room)
+        return room
 
     async def find(self, code: str) -> Room | RemoteRoom | None:
         for _ in range(FIND_TRIES):
@@ -139,7 +148,7 @@ class ClusterRooms:
                 return room
             remote = self.remote.get(code)
             if remote is not None and not remote.closed and remote.owner in self._live_nodes:
-                return remote
+                return await self._with_game(remote)
             owner = await self.leases.owner(code)
             if owner is None or owner.node == self.node:
                 taken = await self._take_over(code)
@@ -147,7 +156,7 @@ class ClusterRooms:
                     return taken  # a Room, or None: the log has no such live room
                 continue
             if owner.node in self._live_nodes or await self._is_live(owner.node):
-                return self._remote(code, owner)
+                return await self._with_game(self._remote(code, owner))
             # Its owner died: its lease lapses within one lease time.
             await asyncio.sleep(self.leases.renew_every)
         raise RuleError("server.busy", "That room cannot be reached right now; try again.")
@@ -155,8 +164,32 @@ class ClusterRooms:
     def rooms_opened_by(self, key: str) -> int:
         return self.manager.rooms_opened_by(key)
 
-    def seated_room(self, player: str) -> str | None:
-        return self.manager.seated_room(player)
+    async def seated_room(self, player: str) -> str | None:
+        """Where ``player`` has a seat, on any node (``seats.py``); with Redis slow or away,
+        where they have one on this node."""
+        here = self.manager.seated_rooms(player)
+        try:
+            return await asyncio.wait_for(
+                self.seats.seated_room(player, set(self.manager.rooms), here),
+                SEATED_LOOKUP_SECONDS,
+            )
+        except Exception:
+            log.warning("could not read where %s has a seat; this node's rooms only", player)
+            return max(here, key=here.__getitem__, default=None)
+
+    async def _with_game(self, remote: RemoteRoom) -> RemoteRoom:
+        """A room reached through its owner, with its game known before anyone attaches."""
+        if remote.game is None:
+            with contextlib.suppress(Exception):
+                name = await self.seats.game_of(remote.code)
+                remote.game = self.games.get(name) if name else None
+        return remote
+
+    async def _say_game(self, room: Room) -> None:
+        try:
+            await self.seats.set_game(room.code, room.game.NAME)
+        except Exception:  # the room works without it; other nodes only cannot say its game
+            log.warning("could not record the game of room %s", room.code)
 
     def public_rooms(self) -> list[dict[str, Any]]:
         return self._public
@@ -221,7 +254,9 @@ class ClusterRooms:
             await self.leases.release(code)
             return None
         log.info("took over room %s (fence %d)", code, owner.fence)
-        return self.manager.open_restored(model, seq, snapshot_seq)
+        room = self.manager.open_restored(model, seq, snapshot_seq)
+        await self._say_game(room)
+        return room
 
     async def new_code_owned(self, code: str) -> int | None:
         """For the manager creating a room: this node's fence for ``code``, or None if another
@@ -238,11 +273,18 @@ class ClusterRooms:
         room = self.manager.rooms.get(code)
         if room is None:
             return
+        self.seats.leaving(code)
         await self.manager.let_go(room)
         if not lost:
+            seats = {seat.player: room.model.last_activity for seat in room.model.seats}
+            try:  # before the lease goes: the next owner's writes come after these
+                await self.seats.hand_over(code, seats)
+            except Exception:
+                log.warning("could not write the seats of room %s as it moved", code)
             await self.leases.release(code)
         else:
             self.leases.forget(code)
+            self.seats.forget(code)
         if hasattr(self.store, "release"):
             self.store.release(code)
         by_node: dict[str, list[str]] = {}
@@ -278,10 +320,25 @@ class ClusterRooms:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _unreachable(self, node: str) -> None:
-        """A publish reached nobody: ``node`` is gone."""
+    def _unreachable(self, node: str, unheard: list[Any]) -> None:
+        """Publishes reached nobody: ``node`` is gone (it is not live again until it beats
+        again: until then its rooms wait for their leases to lapse, and are taken over,
+        rather than being relayed to it over and over). The frames it never got are refused
+        here, or their senders would wait for an answer that never comes: ``room.moved``,
+        truthfully (nothing was applied), and the client sends them again."""
+        for message in unheard:
+            if isinstance(message, wire.Frame):
+                self._refuse_unheard(message)
         self._live_nodes.discard(node)
+        self._gone[node] = time.time()
         self._node_gone(node)
+
+    def _beating(self, node: str, score: float, now: float) -> bool:
+        """Whether a node whose beat says ``score`` (the time its last beat lasts until) is
+        live: that beat is in date, and was made after any publish found the node gone (both
+        are wall-clock times: the nodes' clocks must agree, as for the leases)."""
+        gone = self._gone.get(node)
+        return score > now and (gone is None or score - self.leases.ttl_ms / 1000 > gone)
 
     def _node_gone(self, node: str) -> None:
         for conn, (peer, room) in list(self.relayed.items()):
@@ -296,73 +353,7 @@ class ClusterRooms:
 
     async def _is_live(self, node: str) -> bool:
         score = await self.redis.zscore(self._key("nodes"), node)
-        return score is not None and score > time.time()
-
-    # ------------------------------------------------------------------ messages
-
-    def _on_message(self, message: wire.ToNode) -> None:
-        if isinstance(message, wire.Pushes):
-            for conn, data in message.items:
-                session = self.relaying.get(conn)
-                if session is not None:
-                    session.outlet.put(data)
-        elif isinstance(message, wire.Frame):
-            self._frame(message)
-        elif isinstance(message, wire.Attach):
-            self._spawn(self._attach(message))
-        elif isinstance(message, wire.Attached):
-            remote = self.remote.get(message.room)
-            if remote is not None:
-                remote.attached(message)
-        elif isinstance(message, wire.Detach):
-            held = self.relayed.pop(message.conn, None)
-            if held is not None:
-                held[1].detach(held[0])
-        elif isinstance(message, wire.Released):
-            remote = self.remote.pop(message.room, None)
-            if remote is not None:
-                for session in remote.give_up():
-                    self._find_again(session, message.room)
-
-    def _frame(self, frame: wire.Frame) -> None:
-        held = self.relayed.get(frame.conn)
-        try:
-            message = p.decode(frame.body)
-        except msgspec.ValidationError:
-            return  # it was valid on the node that sent it
-        if held is None or held[1].closed:
-            node = frame.conn.split("/", 1)[0]
-            error = moved()
-            self.bus.push(
-                node, frame.conn, p.encode(p.Error(message.id, error.code, error.message))
-            )
-            self.bus.send(node, wire.Released(frame.room, [frame.conn]))
-            return
-        peer, room = held
-        room.submit(peer, message)
-
-    async def _attach(self, attach: wire.Attach) -> None:
-        room = self.manager.get(attach.room)
-        if room is None:
-            error = moved()
-            self.bus.send(
-                attach.reply_to,
-                wire.Attached(attach.conn, attach.room, (error.code, error.message, {})),
-            )
-            return
-        peer = RelayedPeer(self.bus, attach.reply_to, attach.conn, attach.player)
-        try:
-            await room.attach(peer, attach.nickname, attach.msg_id, resume=attach.resume)
-        except RuleError as error:
-            self.bus.send(
-                attach.reply_to,
-                wire.Attached(attach.conn, attach.room, (error.code, error.message, error.params)),
-            )
-            return
-        self.relayed[attach.conn] = (peer, room)
-        self.bus.send(
-            attach.reply_to, wire.Attached(attach.conn, attach.room, None, room.game.NAME)
-        )
+        return score is not None and self._beating(node, score, time.time())
 
     # ------------------------------------------------------------------ the beat
 
@@ -411,10 +402,12 @@ class ClusterRooms:
         pipe.zadd(self._key("nodes"), {self.node: now + lease})
         pipe.zremrangebyscore(self._key("nodes"), "-inf", now - 60)
         pipe.set(self._key(f"public:{self.node}"), public, px=int(lease * 3000))
-        pipe.zrangebyscore(self._key("nodes"), now, "+inf")
+        pipe.zrangebyscore(self._key("nodes"), now, "+inf", withscores=True)
         *_, alive = await pipe.execute()
-        live = {name.decode() if isinstance(name, bytes) else name for name in alive}
+        beats = ((n.decode() if isinstance(n, bytes) else n, score) for n, score in alive)
+        live = {name for name, score in beats if self._beating(name, score, now)}
         live.add(self.node)
+        self._gone = {node: at for node, at in self._gone.items() if at > now - 60}
         for node in self._live_nodes - live:
             self._node_gone(node)
         self._live_nodes = live
@@ -425,3 +418,4 @@ class ClusterRooms:
             if value:
                 rooms.extend(msgspec.json.decode(value))
         self._public = sorted(rooms, key=lambda r: (r["status"] != "lobby", -r["online"]))
+        await self.seats.publish(lambda: seats_of(self.manager.rooms.values()))

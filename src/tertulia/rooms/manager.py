@@ -178,15 +178,19 @@ class RoomManager:
         if self.on_lost is not None:
             self.on_lost(code)
 
-    def seated_room(self, player: str) -> str | None:
-        """The code of the open room where ``player`` has a seat and was last active."""
-        seated = [
-            room
+    def seated_rooms(self, player: str) -> dict[str, float]:
+        """The open rooms of this process where ``player`` has a seat: code → last activity."""
+        return {
+            room.code: room.model.last_activity
             for room in self.rooms.values()
             if not room.closed and any(s.player == player for s in room.model.seats)
-        ]
-        latest = max(seated, key=lambda room: room.model.last_activity, default=None)
-        return latest.code if latest is not None else None
+        }
+
+    async def seated_room(self, player: str) -> str | None:
+        """The code of the open room where ``player`` has a seat and was last active (in a
+        cluster, on whichever node: see ``cluster.node.ClusterRooms.seated_room``)."""
+        seated = self.seated_rooms(player)
+        return max(seated, key=seated.__getitem__, default=None)
 
     def public_rooms(self) -> list[dict[str, Any]]:
         """Open public rooms someone is connected to (an abandoned one has nobody to play

@@ -122,7 +122,7 @@ class Session:
 
     async def _dispatch(self, message: p.ClientMessage) -> None:
         if isinstance(message, p.Hello):
-            self._hello(message)
+            await self._hello(message)
             return
         if not self.player:
             raise RuleError("session.hello_first", "Say hello first.")
@@ -153,17 +153,18 @@ class Session:
             self.send(p.RoomList(self.manager.public_rooms(), recent))
             # Where this player still has a seat (a home page open for a while keeps its
             # "Back to the room" right: not after a kick, a leave in another tab, a close).
-            self.send(p.Ack(message.id, {"seated": self.manager.seated_room(self.player)}))
+            seated = await self.manager.seated_room(self.player)
+            self.send(p.Ack(message.id, {"seated": seated}))
         elif isinstance(message, p.Ping):
             self.send(p.Ack(message.id, {"now": time.time()}))
 
-    def _hello(self, message: p.Hello) -> None:
+    async def _hello(self, message: p.Hello) -> None:
         token = message.token if Identity.is_token(message.token) else Identity.new_token()
         player = self.identity.player_id(token)
         if self.player and player != self.player:
             raise RuleError("session.identity_changed", "This connection already said hello.")
         self.player = player
-        room = self.manager.seated_room(player)
+        room = await self.manager.seated_room(player)
         self.send(p.Welcome(player=player, token=token, now=time.time(), room=room))
         self.send(p.Ack(message.id))
 

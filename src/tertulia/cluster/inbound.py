@@ -1,0 +1,108 @@
+"""What other nodes send this one (``wire.ToNode``), and the frames they never heard: one
+part of ``node.ClusterRooms``, kept apart because it is a job of its own — reading the
+messages between nodes and turning each into a call on a room or a session.
+
+Pushes go straight to the relaying session's socket; a frame goes into the room it was
+attached to (or is refused: ``room.moved``, if that room is no longer here); an attach seats
+a connection of another node in a room owned here; a detach takes it out; ``Released`` sends
+this node's sessions to find their room's new owner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .. import protocol as p
+from ..games.base import RuleError
+from ..rooms.room import Room
+from . import wire
+from .bus import Bus
+from .relay import RelayedPeer, RemoteRoom, moved
+
+
+class Inbound:
+    """The messages part of ``node.ClusterRooms`` (a mixin: the state is the node's, and so
+    are ``_spawn`` and ``_find_again``)."""
+
+    bus: Bus
+    manager: Any
+    remote: dict[str, RemoteRoom]
+    relaying: dict[str, Any]
+    relayed: dict[str, tuple[RelayedPeer, Room]]
+
+    def _on_message(self, message: wire.ToNode) -> None:
+        if isinstance(message, wire.Pushes):
+            for conn, data in message.items:
+                session = self.relaying.get(conn)
+                if session is not None:
+                    session.outlet.put(data)
+        elif isinstance(message, wire.Frame):
+            self._frame(message)
+        elif isinstance(message, wire.Attach):
+            self._spawn(self._attach(message))
+        elif isinstance(message, wire.Attached):
+            remote = self.remote.get(message.room)
+            if remote is not None:
+                remote.attached(message)
+        elif isinstance(message, wire.Detach):
+            held = self.relayed.pop(message.conn, None)
+            if held is not None:
+                held[1].detach(held[0])
+        elif isinstance(message, wire.Released):
+            remote = self.remote.pop(message.room, None)
+            if remote is not None:
+                for session in remote.give_up():
+                    self._find_again(session, message.room)
+
+    def _frame(self, frame: wire.Frame) -> None:
+        held = self.relayed.get(frame.conn)
+        try:
+            message = p.decode(frame.body)
+        except msgspec.ValidationError:
+            return  # it was valid on the node that sent it
+        if held is None or held[1].closed:
+            node = frame.conn.split("/", 1)[0]
+            error = moved()
+            self.bus.push(
+                node, frame.conn, p.encode(p.Error(message.id, error.code, error.message))
+            )
+            self.bus.send(node, wire.Released(frame.room, [frame.conn]))
+            return
+        peer, room = held
+        room.submit(peer, message)
+
+    async def _attach(self, attach: wire.Attach) -> None:
+        room = self.manager.get(attach.room)
+        if room is None:
+            error = moved()
+            self.bus.send(
+                attach.reply_to,
+                wire.Attached(attach.conn, attach.room, (error.code, error.message, {})),
+            )
+            return
+        peer = RelayedPeer(self.bus, attach.reply_to, attach.conn, attach.player)
+        try:
+            await room.attach(peer, attach.nickname, attach.msg_id, resume=attach.resume)
+        except RuleError as error:
+            self.bus.send(
+                attach.reply_to,
+                wire.Attached(attach.conn, attach.room, (error.code, error.message, error.params)),
+            )
+            return
+        self.relayed[attach.conn] = (peer, room)
+        self.bus.send(
+            attach.reply_to, wire.Attached(attach.conn, attach.room, None, room.game.NAME)
+        )
+
+    def _refuse_unheard(self, frame: wire.Frame) -> None:
+        session = self.relaying.get(frame.conn)
+        if session is None:
+            return
+        try:
+            message = p.decode(frame.body)
+        except msgspec.ValidationError:
+            return
+        error = moved()
+        session.send(p.Error(message.id, error.code, error.message))
