@@ -69,8 +69,12 @@ class Tab:
     def _listen(self, socket) -> None:
         socket.on("framereceived", lambda data: self.frames.append((time.monotonic(), str(data))))
 
+    def said_since(self, moment: float, text: str) -> int:
+        """How many frames received after ``moment`` hold ``text``."""
+        return sum(1 for at, data in self.frames if at > moment and text in data)
+
     def room_pushes_since(self, moment: float) -> int:
-        return sum(1 for at, data in self.frames if at > moment and '"type":"room"' in data)
+        return self.said_since(moment, '"type":"room"')
 
 
 @pytest.fixture(scope="module")
@@ -139,6 +143,9 @@ def test_a_pitacor_match_through_nginx_survives_the_owner_being_killed(browser, 
             for tab, name in zip(tabs, NAMES, strict=True):
                 _until(tab.page, lambda tab=tab: tab.room_pushes_since(killed_at), f"{name} back")
             back_after = time.monotonic() - killed_at
+            # The host's socket was on the owner (a room is opened where it is asked for):
+            # that page came back through the proxy with a new connection, by itself.
+            assert tabs[0].said_since(killed_at, '"type":"welcome"'), "the host never reconnected"
             survivors = [node for node in nodes if node is not owner]
             assert _owner(survivors) in survivors
             for page, name in zip(pages, NAMES, strict=True):
