@@ -19,6 +19,10 @@ const MAX_BACKOFF_MS = 10000;
 const PING_EVERY_MS = 10000;
 const SILENT_LIMIT_MS = 25000; // no frame at all for this long: the socket is dead
 const REQUEST_TIMEOUT_MS = 20000;
+// Refusals of a rejoin that mean "not yet" (the room is moving between cluster nodes), asked
+// again after 250 ms, 0.5, 1, 2 and 4 s before the page gives up on the room.
+const REJOIN_AGAIN = new Set(["room.moved", "server.busy"]);
+const REJOIN_TRIES = 5;
 
 function clientError(code, message) {
   return { code, message, params: {} };
@@ -116,19 +120,30 @@ export class Connection {
     this.ready = true;
     this.attempt = 0;
     this.startPinging(ws);
-    if (this.room) {
-      const { code, nickname } = this.room;
-      // resume: only back into the seat we have; if we left it (another tab) or were
-      // removed while away, the server says so rather than seating us again.
-      this.sendNow(ws, "join_room", { code, nickname, resume: true }).then(
-        (data) => this.emit("rejoined", { code, data }),
-        (error) => this.emit("rejoin_failed", { code, error }),
-      );
-    }
+    if (this.room) this.rejoin(ws, this.room.code, 0);
     this.setStatus("online");
     this.emit("ready", { reconnected: wasReconnect });
     const waiting = this.queue.splice(0);
     for (const item of waiting) this.transmit(ws, item);
+  }
+
+  /** Back into room `code` after a reconnection. resume: only into the seat we have; if we
+   * left it (another tab) or were removed while away, the server says so rather than seating
+   * us again. A room on its way to another server (a cluster node died or is draining:
+   * `room.moved`, `server.busy`) is no refusal: ask again a little later, a few times. */
+  rejoin(ws, code, tries) {
+    const nickname = this.room?.nickname;
+    this.sendNow(ws, "join_room", { code, nickname, resume: true }).then(
+      (data) => this.emit("rejoined", { code, data }),
+      (error) => {
+        const still = () => ws === this.ws && this.room?.code === code;
+        if (REJOIN_AGAIN.has(error?.code) && tries < REJOIN_TRIES && still()) {
+          setTimeout(() => still() && this.rejoin(ws, code, tries + 1), 250 * 2 ** tries);
+          return;
+        }
+        this.emit("rejoin_failed", { code, error });
+      },
+    );
   }
 
   /** We are no longer in room `code` (left, removed, closed, or refused on rejoin). */
