@@ -41,7 +41,6 @@ import json
 import multiprocessing as mp
 import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
@@ -68,6 +67,7 @@ from harness import (
     setup_tertulia,
     sleep_until,
     snapshot,
+    stop_servers,
     wait_healthy,
     wait_quiet,
 )
@@ -337,12 +337,7 @@ def run_server(args: argparse.Namespace, source: Path | None, workdir: Path) -> 
         raise
     finally:
         join_or_stop([process for process, _ in procs])
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)
+        stop_servers([server])
         log_file.close()
     return figures(phases, readings, played, flooded, waited, health_ok)
 

@@ -16,6 +16,7 @@ import math
 import os
 import random
 import resource
+import signal
 import socket
 import subprocess
 import time
@@ -351,6 +352,20 @@ def snapshot(rev: str, workdir: Path) -> Path:
     subprocess.run(["tar", "-x", "-C", str(workdir)], input=archive, check=True)
     print(f"serving src/ as of {commit[:12]} ({rev})")
     return workdir / "src"
+
+
+def stop_servers(processes: list[subprocess.Popen]) -> None:
+    """SIGTERM every server at once (each saves and drains as it stops), then wait for each;
+    one that has not ended after 30 s is killed."""
+    for process in processes:
+        with contextlib.suppress(OSError):
+            process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
 
 
 def join_or_stop(processes: list[Any], timeout: float = 30.0) -> None:

@@ -41,7 +41,6 @@ import math
 import multiprocessing as mp
 import os
 import random
-import signal
 import statistics
 import subprocess
 import sys
@@ -70,6 +69,7 @@ from harness import (
     setup_tertulia,
     sleep_until,
     snapshot,
+    stop_servers,
     wait_healthy,
     wait_quiet,
 )
@@ -352,12 +352,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         if profiler is not None and profiler.poll() is None:
             profiler.terminate()
         if server is not None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(timeout=10)
+            stop_servers([server])
         stop_nodes(nodes)
         log_file.close()
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import signal
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from harness import HOST, free_port, proc_cpu, proc_rss, wait_healthy
+from harness import HOST, free_port, proc_cpu, proc_rss, stop_servers, wait_healthy
 
 REDIS_URL = os.environ.get("TERTULIA_TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
 DATABASE_URL = (
@@ -96,15 +95,7 @@ def start(count: int, workdir: Path, env: dict[str, str]) -> Nodes:
 def stop(nodes: Nodes) -> None:
     """SIGTERM every node (each hands its rooms over as it drains: the last one keeps them),
     then remove the run's schema and Redis keys."""
-    for process in nodes.processes:
-        with contextlib.suppress(OSError):
-            process.send_signal(signal.SIGTERM)
-    for process in nodes.processes:
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+    stop_servers(nodes.processes)
     for log in nodes.logs:
         log.close()
     if nodes.schema:
