@@ -52,3 +52,18 @@ def my_seat(page: Page) -> tuple[str | None, int]:
 
 def no_horizontal_scroll(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def a_match_where_bo_dropped(player) -> tuple[Page, Page, str]:
+    """Ana hosts a Pitacor room with Bo (on a phone) and a computer player, starts the
+    match, and Bo's phone leaves the room: the host may now hand his seat to a bot. Returns
+    (ana, bo, code)."""
+    ana, bo = player(), player(viewport=PHONE)
+    code = create_room(ana, "Ana")
+    join_room(bo, "Bo", code)
+    ana.locator("#add-bot").click()
+    ana.locator("#seats li.is-bot").wait_for()
+    ana.locator("#start-match").click()
+    bo.locator("#pitacor-board .pc-cell").first.wait_for()
+    bo.goto("about:blank")  # Bo's phone loses the room
+    return ana, bo, code

@@ -8,7 +8,13 @@ import random
 import time
 
 import pytest
-from e2e_actions import PHONE, create_room, join_room, no_horizontal_scroll, set_nickname
+from e2e_actions import (
+    PHONE,
+    a_match_where_bo_dropped,
+    create_room,
+    no_horizontal_scroll,
+    set_nickname,
+)
 from haiclue_steps import expect, rack, screen
 from pitacor_steps import set_setting
 
@@ -130,14 +136,7 @@ def test_one_person_plays_a_whole_haiclue_game_from_play_now(player, artifacts):
 
 
 def test_the_host_lets_a_bot_play_for_a_player_who_dropped_and_they_take_it_back(player, server):
-    ana, bo = player(), player(viewport=PHONE)
-    code = create_room(ana, "Ana")
-    join_room(bo, "Bo", code)
-    ana.locator("#add-bot").click()
-    expect()(ana.locator("#seats li.is-bot")).to_have_count(1)
-    ana.locator("#start-match").click()
-    bo.locator("#pitacor-board .pc-cell").first.wait_for()
-    bo.goto("about:blank")  # Bo's phone loses the room
+    ana, bo, code = a_match_where_bo_dropped(player)
     offer = ana.locator(".stand-in-button")
     expect()(offer).to_have_text("Play for Bo")
     offer.click()

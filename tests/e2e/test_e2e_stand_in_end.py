@@ -4,7 +4,7 @@ Bo"): the seat is Bo's again, waiting for him, and the host is offered "Play for
 from __future__ import annotations
 
 import pytest
-from e2e_actions import PHONE, create_room, join_room
+from e2e_actions import a_match_where_bo_dropped
 from haiclue_steps import expect
 
 
@@ -17,14 +17,7 @@ def quick_bots(monkeypatch):
 
 
 def test_the_host_stops_the_computer_player_and_may_hand_the_seat_over_again(player, server):
-    ana, bo = player(), player(viewport=PHONE)
-    code = create_room(ana, "Ana")
-    join_room(bo, "Bo", code)
-    ana.locator("#add-bot").click()
-    expect()(ana.locator("#seats li.is-bot")).to_have_count(1)
-    ana.locator("#start-match").click()
-    bo.locator("#pitacor-board .pc-cell").first.wait_for()
-    bo.goto("about:blank")  # Bo's phone loses the room
+    ana, bo, code = a_match_where_bo_dropped(player)
     ana.locator(".stand-in-button").click()
     expect()(ana.locator(".stand-in.is-playing")).to_have_count(1)
     stop = ana.locator(".stand-in-end")
