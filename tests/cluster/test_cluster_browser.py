@@ -9,8 +9,8 @@ its own seat, with the clue and the marker acknowledged before the kill, the rou
 running again, and the reveal scores that marker.
 
 Only the browser acts: the pages connect, reconnect and rejoin with the client's own code.
-The test drives Debian's Chromium as the browser tests do (tests/e2e/conftest.py), and is
-skipped, with the reason, where it or Playwright is missing.
+The test drives Debian's Chromium as the browser tests do (tests/e2e/conftest.py); without
+it the test fails (`make test` installs it), without Playwright it is skipped.
 """
 
 from __future__ import annotations
