@@ -91,12 +91,13 @@ class Bus:
         self._out.append((node, message))
         self._wake.set()
 
-    def push(self, node: str, conn: str, data: bytes) -> None:
-        """Queue an encoded server message for connection ``conn`` of ``node``."""
+    def push(self, node: str, conn: str, data: bytes, answers: int | None = None) -> None:
+        """Queue an encoded server message for connection ``conn`` of ``node`` (``answers``:
+        the id of the request it answers, if it is an ``ack`` or an ``error``)."""
         if self._out and self._out[-1][0] == node and isinstance(self._out[-1][1], list):
-            self._out[-1][1].append((conn, data))
+            self._out[-1][1].append((conn, data, answers))
         else:
-            self._out.append((node, [(conn, data)]))
+            self._out.append((node, [(conn, data, answers)]))
         self._wake.set()
 
     async def flushed(self) -> None:

@@ -30,14 +30,17 @@ class Inbound:
     manager: Any
     remote: dict[str, RemoteRoom]
     relaying: dict[str, Any]
+    awaiting: dict[str, set[int]]
     relayed: dict[str, tuple[RelayedPeer, Room]]
 
     def _on_message(self, message: wire.ToNode) -> None:
         if isinstance(message, wire.Pushes):
-            for conn, data in message.items:
+            for conn, data, answers in message.items:
                 session = self.relaying.get(conn)
                 if session is not None:
                     session.outlet.put(data)
+                    if answers is not None and conn in self.awaiting:
+                        self.awaiting[conn].discard(answers)
         elif isinstance(message, wire.Frame):
             self._frame(message)
         elif isinstance(message, wire.Attach):
@@ -53,7 +56,7 @@ class Inbound:
         elif isinstance(message, wire.Released):
             remote = self.remote.pop(message.room, None)
             if remote is not None:
-                for session in remote.give_up():
+                for session in remote.give_up(owner_died=False):
                     self._find_again(session, message.room)
 
     def _frame(self, frame: wire.Frame) -> None:
@@ -65,9 +68,8 @@ class Inbound:
         if held is None or held[1].closed:
             node = frame.conn.split("/", 1)[0]
             error = moved()
-            self.bus.push(
-                node, frame.conn, p.encode(p.Error(message.id, error.code, error.message))
-            )
+            answer = p.Error(message.id, error.code, error.message)
+            self.bus.push(node, frame.conn, p.encode(answer), message.id)
             self.bus.send(node, wire.Released(frame.room, [frame.conn]))
             return
         peer, room = held
@@ -104,5 +106,6 @@ class Inbound:
             message = p.decode(frame.body)
         except msgspec.ValidationError:
             return
+        self.awaiting.get(frame.conn, set()).discard(message.id)
         error = moved()
         session.send(p.Error(message.id, error.code, error.message))

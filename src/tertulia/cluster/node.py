@@ -79,6 +79,7 @@ class ClusterRooms(Inbound):
         self.seats = SeatIndex(redis, namespace)
         self.remote: dict[str, RemoteRoom] = {}  # code → the room as reached through its owner
         self.relaying: dict[str, Any] = {}  # conn → this node's session in a remote room
+        self.awaiting: dict[str, set[int]] = {}  # conn → ids of its frames owners owe answers
         self.relayed: dict[str, tuple[RelayedPeer, Room]] = {}  # conn → (peer, room) owned here
         self._conn_ids = itertools.count(1)
         self._takeovers: dict[str, asyncio.Future] = {}
@@ -303,7 +304,9 @@ class ClusterRooms(Inbound):
     def _remote(self, code: str, owner: Owner) -> RemoteRoom:
         remote = self.remote.get(code)
         if remote is None or remote.closed or remote.owner != owner.node:
-            remote = RemoteRoom(code, owner.node, self.games, self.bus, self.conn_of, self.relaying)
+            remote = RemoteRoom(
+                code, owner.node, self.games, self.bus, self.conn_of, self.relaying, self.awaiting
+            )
             self.remote[code] = remote
         return remote
 
@@ -348,7 +351,7 @@ class ClusterRooms(Inbound):
         for code, remote in list(self.remote.items()):
             if remote.owner == node:
                 del self.remote[code]
-                for session in remote.give_up():
+                for session in remote.give_up(owner_died=True):
                     self._find_again(session, code)
 
     async def _is_live(self, node: str) -> bool:

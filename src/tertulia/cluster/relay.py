@@ -6,6 +6,13 @@ to it and detaches from it exactly as it would with a local ``Room``, and each b
 message to the owner. On the owner, a ``RelayedPeer`` stands in for the connection: the room
 sends to it as to any local peer, and each push travels back to the connection's node,
 which writes the bytes to the socket untouched.
+
+A frame relayed to an owner that dies before answering it may or may not have been applied
+(the owner may have committed it and died before its ack left). The connection's node keeps
+the ids of the frames still waiting on the owner (``awaiting``), and when it gives the owner
+up it answers each of them at once with ``room.outcome_unknown``: the client does not wait
+out its own timeout, and learns the truth from the whole picture the new owner sends as the
+connection attaches there.
 """
 
 from __future__ import annotations
@@ -27,6 +34,14 @@ def moved() -> RuleError:
     return RuleError("room.moved", "The room moved to another server; try again.")
 
 
+def outcome_unknown() -> RuleError:
+    return RuleError(
+        "room.outcome_unknown",
+        "The server holding the room stopped before it answered; "
+        "check whether your move counted before you send it again.",
+    )
+
+
 class RelayedPeer:
     """A connection of another node, in a room this node owns (``rooms.room.Peer``)."""
 
@@ -39,7 +54,8 @@ class RelayedPeer:
         self.player = player
 
     def send(self, message: p.ServerMessage) -> None:
-        self._bus.push(self.node, self.conn, p.encode(message))
+        answers = message.re if isinstance(message, (p.Ack, p.Error)) else None
+        self._bus.push(self.node, self.conn, p.encode(message), answers)
 
 
 class RemoteRoom:
@@ -53,6 +69,7 @@ class RemoteRoom:
         bus: Bus,
         conn_of: Callable[[Any], str],
         registry: dict[str, Any],
+        awaiting: dict[str, set[int]],
     ) -> None:
         self.code = code
         self.owner = owner
@@ -64,6 +81,7 @@ class RemoteRoom:
         self._waiting: dict[str, asyncio.Future] = {}  # conn → the Attached it waits for
         self.sessions: dict[str, Any] = {}  # conn → session, attached here
         self._registry = registry  # every remote room's sessions, by conn: where pushes go
+        self._awaiting = awaiting  # conn → ids of its frames the owner has not answered yet
 
     def has_seat(self, player: str) -> bool | None:
         """Unknown here (None): the seats are the owner's, and it answers a join or a resume
@@ -71,7 +89,9 @@ class RemoteRoom:
         return None
 
     def submit(self, session: Any, message: p.ClientMessage) -> None:
-        self._bus.send(self.owner, wire.Frame(self._conn_of(session), self.code, p.encode(message)))
+        conn = self._conn_of(session)
+        self._awaiting.setdefault(conn, set()).add(message.id)
+        self._bus.send(self.owner, wire.Frame(conn, self.code, p.encode(message)))
 
     async def attach(self, session: Any, nickname: str, msg_id: int, resume: bool = False) -> None:
         conn = self._conn_of(session)
@@ -112,6 +132,7 @@ class RemoteRoom:
         session = self.sessions.pop(conn, None)
         if session is not None and self._registry.get(conn) is session:
             del self._registry[conn]
+            self._awaiting.pop(conn, None)
 
     # ------------------------------------------------------------------ from the owner
 
@@ -122,13 +143,23 @@ class RemoteRoom:
         if waiting is not None and not waiting.done():
             waiting.set_result(answer.error)
 
-    def give_up(self) -> list[Any]:
-        """The owner is gone or let the room go: every waiting attach fails (``room.moved``),
-        and the sessions attached here are returned, to find the room again."""
+    def give_up(self, owner_died: bool) -> list[Any]:
+        """The owner is gone (``owner_died``) or let the room go: every waiting attach fails
+        (``room.moved``), every frame still waiting on the owner is answered, and the sessions
+        attached here are returned, to find the room again.
+
+        The answer to a frame still waiting: if the owner died, nobody can say whether it was
+        applied (``room.outcome_unknown``); if it let the room go, it had answered everything
+        that reached it before it said so (the bus keeps a node's messages in order), so the
+        rest was not applied (``room.moved``, as the owner itself answers them later)."""
         self.closed = True
         for waiting in self._waiting.values():
             if not waiting.done():
                 waiting.set_exception(moved())
+        answer = outcome_unknown() if owner_died else moved()
+        for conn, session in self.sessions.items():
+            for msg_id in sorted(self._awaiting.pop(conn, ())):
+                session.send(p.Error(msg_id, answer.code, answer.message))
         sessions = list(self.sessions.values())
         for conn in list(self.sessions):
             self._forget(conn)

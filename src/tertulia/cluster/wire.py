@@ -45,9 +45,11 @@ class Detach(msgspec.Struct, tag="detach", frozen=True):
 
 class Pushes(msgspec.Struct, tag="pushes", frozen=True):
     """Encoded server messages for connections of the receiving node, in order:
-    ``[conn, message], …``."""
+    ``[conn, message, answers], …``; ``answers`` is the id of the request an ``ack`` or
+    ``error`` answers (else None), so the connection's node knows which of its frames are
+    still waiting on the owner."""
 
-    items: list[tuple[str, bytes]]
+    items: list[tuple[str, bytes, int | None]]
 
 
 class Attached(msgspec.Struct, tag="attached", frozen=True):

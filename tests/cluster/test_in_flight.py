@@ -1,0 +1,178 @@
+"""A frame relayed to an owner that dies before answering it is answered by the node holding
+the socket (``room.outcome_unknown``): the player hears at once that nobody can say whether
+it counted, rather than waiting out their own timeout, and the whole picture from the new
+owner tells them. A frame still on its way when the owner let the room go is answered
+``room.moved``: the owner answered everything that reached it before it said so."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+import msgspec
+import pytest
+from cluster_testing import cluster, run
+
+from tertulia import protocol as p
+from tertulia.client import Client, ClientError
+from tertulia.cluster import wire
+from tertulia.cluster.inbound import Inbound
+from tertulia.cluster.relay import RelayedPeer, RemoteRoom
+
+
+def test_a_move_heard_by_an_owner_that_then_dies_is_answered_outcome_unknown(tmp_path) -> None:
+    """ "A node dies (SIGKILL)… players… are back in their seats": a move the dead owner heard
+    but never answered gets an answer, and the match goes on."""
+    with cluster(tmp_path, lease=3.0) as (owner, other):
+
+        async def go() -> None:
+            ana = await Client.connect(owner.ws)
+            bo = await Client.connect(other.ws)  # relayed: the room is Ana's node's
+            code = await ana.create_room("tiny", "Ana")
+            await bo.join_room(code, "Bo")
+            await ana.request("update_settings", settings={"turn_seconds": 0})
+            await ana.request("start_match")
+            view = (await bo.wait_for(lambda push: push.get("view") is not None))["view"]
+            if view["turn"] == ana.player:
+                await ana.act({"type": "add", "amount": 2})
+                await bo.wait_for(lambda push: push["view"]["turn"] == bo.player)
+            counter = bo.view["counter"]
+            # The owner is frozen: Bo's move reaches its subscription (Redis says it was
+            # heard) but nobody reads it; then the owner dies without a word.
+            owner.signal(signal.SIGSTOP)
+            move = asyncio.ensure_future(bo.request("act", action={"type": "add", "amount": 1}))
+            await asyncio.sleep(0.5)  # well inside its 3 s lease: published, and heard
+            pushes = len(bo.pushes)
+            owner.kill()
+            with pytest.raises(ClientError) as refused:
+                await asyncio.wait_for(move, 20)  # never answered at all without the fix
+            assert refused.value.code == "room.outcome_unknown"
+            # Bo is moved to the new owner by his node and sees what became of the move.
+            await bo.wait_for(lambda push: len(bo.pushes) > pushes, timeout=15)
+            assert bo.view["counter"] == counter  # the frozen owner never applied it
+            await bo.act({"type": "add", "amount": 1})  # and he plays on
+            assert bo.view["counter"] == counter + 1 or await bo.wait_for(
+                lambda push: push["view"]["counter"] == counter + 1
+            )
+            await bo.close()
+
+        run(go)
+
+
+# ---------------------------------------------------------------- the bookkeeping, alone
+
+
+class _Bus:
+    node = "here"
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, object]] = []
+        self.pushed: list[tuple[str, str, bytes, int | None]] = []
+
+    def send(self, node: str, message: object) -> None:
+        self.sent.append((node, message))
+
+    def push(self, node: str, conn: str, data: bytes, answers: int | None = None) -> None:
+        self.pushed.append((node, conn, data, answers))
+
+
+class _Outlet:
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def put(self, data: bytes) -> None:
+        self.frames.append(data)
+
+
+class _Session:
+    def __init__(self, conn: str) -> None:
+        self.cluster_conn = conn
+        self.player = "p-" + conn
+        self.outlet = _Outlet()
+
+    def send(self, message: p.ServerMessage) -> None:
+        self.outlet.put(p.encode(message))
+
+    def answers(self) -> list[tuple[int | None, str]]:
+        decoded = [msgspec.json.decode(frame) for frame in self.outlet.frames]
+        return [(m.get("re"), m.get("code", "ack")) for m in decoded if "re" in m]
+
+
+class _Node(Inbound):
+    """What of ``ClusterRooms`` the messages part reads: the registries and the bus."""
+
+    def __init__(self) -> None:
+        self.bus = _Bus()
+        self.manager = None
+        self.remote: dict[str, RemoteRoom] = {}
+        self.relaying: dict[str, object] = {}
+        self.awaiting: dict[str, set[int]] = {}
+        self.relayed: dict[str, tuple[RelayedPeer, object]] = {}
+        self.found_again: list[object] = []
+
+    def _find_again(self, session: object, code: str) -> None:
+        self.found_again.append(session)
+
+    def remote_room(self, code: str = "ABCD") -> RemoteRoom:
+        room = RemoteRoom(
+            code, "owner", {}, self.bus, lambda s: s.cluster_conn, self.relaying, self.awaiting
+        )
+        self.remote[code] = room
+        return room
+
+
+def _attached(node: _Node, room: RemoteRoom, conn: str) -> _Session:
+    session = _Session(conn)
+    room.sessions[conn] = node.relaying[conn] = session
+    return session
+
+
+def _act(msg_id: int) -> p.Act:
+    return p.Act(id=msg_id, action={"type": "add", "amount": 1})
+
+
+def test_an_answer_from_the_owner_settles_its_frame_and_a_dead_owner_s_debts_are_told() -> None:
+    node = _Node()
+    room = node.remote_room()
+    session = _attached(node, room, "here/1")
+    room.submit(session, _act(1))
+    room.submit(session, _act(2))
+    assert node.awaiting["here/1"] == {1, 2}
+    # The owner's answer to 1 comes back with the pushes; 2 is never answered.
+    node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(1)), 1)]))
+    assert node.awaiting["here/1"] == {2}
+    assert room.give_up(owner_died=True) == [session]
+    assert session.answers() == [(1, "ack"), (2, "room.outcome_unknown")]
+    assert "here/1" not in node.awaiting
+
+
+def test_frames_on_their_way_when_the_owner_let_the_room_go_are_answered_moved() -> None:
+    node = _Node()
+    room = node.remote_room()
+    session = _attached(node, room, "here/1")
+    room.submit(session, _act(7))
+    node._on_message(wire.Released("ABCD", ["here/1"]))
+    assert session.answers() == [(7, "room.moved")]
+    assert node.found_again == [session]  # and it goes to find the new owner
+
+
+def test_a_frame_that_reached_nobody_is_answered_moved_once() -> None:
+    """Refused where it was sent (``room.moved``, nothing applied), then no second answer when
+    the owner is given up."""
+    node = _Node()
+    room = node.remote_room()
+    session = _attached(node, room, "here/1")
+    room.submit(session, _act(3))
+    frame = node.bus.sent[-1][1]
+    node._refuse_unheard(frame)
+    room.give_up(owner_died=True)
+    assert session.answers() == [(3, "room.moved")]
+
+
+def test_the_owner_tells_which_request_each_push_answers() -> None:
+    bus = _Bus()
+    peer = RelayedPeer(bus, "there", "there/5", "p1")
+    peer.send(p.Ack(4))
+    peer.send(p.Error(5, "action.not_your_turn", "Not your turn."))
+    peer.send(p.Notice("room.closed", "The room was closed."))
+    assert [answers for *_, answers in bus.pushed] == [4, 5, None]
