@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cluster_testing import REDIS_URL, cluster
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tertulia.client import Client, ClientError
 
@@ -43,8 +43,11 @@ class Table:
     code: str
     tokens: list[str]
     players: list[Client]
-    acked: int = 0  # adds acknowledged
-    sent: int = 0  # adds sent (acknowledged or not)
+    acked: int = 0  # adds acknowledged in the match being played
+    sent: int = 0  # adds sent in it (acknowledged or not)
+    moves: int = 0  # adds acknowledged in every match
+    matches: int = 1  # each match ends on the podium and the host calls a rematch
+    lost: list[str] = field(default_factory=list)  # matches whose end counted fewer than acked
     stalls: list[float] = field(default_factory=list)  # seconds from a kill to the next ack
     waiting_since: float | None = None
     # The same for the kills of the node that owned the room: how long until it was playable
@@ -56,6 +59,7 @@ class Table:
 @dataclass
 class Report:
     kills: int
+    matches: int
     moves: int
     lost: list[str]
     worst_stall: float
@@ -72,6 +76,8 @@ class Report:
 
 
 async def _connect(urls: list[str], token: str | None = None) -> Client:
+    """A connection to a random node that answers (a node starting again refuses; one that
+    saw too many new connections from this address says 429 and when to come back)."""
     last: Exception | None = None
     for _ in range(60):
         try:
@@ -79,6 +85,10 @@ async def _connect(urls: list[str], token: str | None = None) -> Client:
         except OSError as error:
             last = error
             await asyncio.sleep(0.1)
+        except InvalidStatus as error:
+            last = error
+            wait = error.response.headers.get("Retry-After", "1")
+            await asyncio.sleep(min(float(wait), 5.0) if wait.isdigit() else 1.0)
     raise RuntimeError(f"no node answers: {last}")
 
 
@@ -93,26 +103,40 @@ async def _table(urls: list[str]) -> Table:
 
 
 async def _back(urls: list[str], table: Table, index: int) -> None:
-    """The player's socket died with a node: they come back through another one."""
-    for _ in range(100):
+    """The player's socket died with a node: they come back through another one, and ask to
+    resume on that connection until the room is reachable again (as the browser does: a
+    new connection for each try would be a flood of them)."""
+    for _ in range(20):
         try:
             client = await _connect(urls, table.tokens[index])
-            await client.join_room(table.code, "again", resume=True)
-            table.players[index] = client
-            return
-        except (ClientError, ConnectionClosed, ConnectionError, TimeoutError):
-            await asyncio.sleep(0.1)
+        except RuntimeError:
+            continue
+        for _ in range(50):
+            try:
+                await client.join_room(table.code, "again", resume=True)
+                table.players[index] = client
+                return
+            except ClientError:
+                await asyncio.sleep(0.1)  # room.moved, server.busy: not yet
+            except (ConnectionClosed, ConnectionError, TimeoutError):
+                break  # that node died too: another connection
     raise RuntimeError(f"a player of {table.code} could not come back")
 
 
 async def _play(urls: list[str], table: Table, stop: asyncio.Event) -> None:
+    """Play without pause: each add as soon as the last is answered, and a rematch at each
+    podium (so every kill lands on a room being played)."""
     while not stop.is_set():
         for index, player in enumerate(table.players):
             if player.socket.state.name != "OPEN":
                 await _back(urls, table, index)
         view = next((p.view for p in table.players if p.view), None)
-        if view is None or view["winner"] is not None:
-            return
+        if view is None:
+            await asyncio.sleep(0.05)
+            continue
+        if view["winner"] is not None:
+            await _next_match(table, view["counter"])
+            continue
         mover = next((p for p in table.players if p.player == view["turn"]), None)
         if mover is None:
             await asyncio.sleep(0.05)
@@ -121,6 +145,7 @@ async def _play(urls: list[str], table: Table, stop: asyncio.Event) -> None:
             table.sent += 1
             await mover.request("act", action={"type": "add", "amount": 1}, timeout=5)
             table.acked += 1
+            table.moves += 1
             if table.waiting_since is not None:
                 table.stalls.append(time.monotonic() - table.waiting_since)
                 table.waiting_since = None
@@ -132,13 +157,39 @@ async def _play(urls: list[str], table: Table, stop: asyncio.Event) -> None:
             await asyncio.sleep(0.1)  # refused while it moved, or the socket died: again
 
 
+async def _next_match(table: Table, final: int) -> None:
+    """The podium: check the match's final count against what its players were told, then
+    the host starts the next one (asked again while the room is moving)."""
+    if not table.acked <= final <= table.sent:
+        table.lost.append(f"{table.code} match {table.matches}: {final}, acked {table.acked}")
+    for _ in range(100):
+        hosts = (p for p in table.players if p.player == p.latest["room"]["host"])
+        host = next(hosts, table.players[0])
+        status = host.latest["room"]["status"]
+        try:
+            if status == "playing" and host.view["winner"] is None:
+                break
+            kind = "rematch" if status == "ended" else "start_match"
+            await host.request(kind, timeout=5)
+            await host.wait_for(lambda push, was=status: push["room"]["status"] != was, 5)
+        except (ClientError, ConnectionClosed, ConnectionError, TimeoutError):
+            await asyncio.sleep(0.1)
+    table.matches += 1
+    table.acked = table.sent = 0
+
+
 async def run_kills(
-    tmp: Path, kills: int, max_seconds: float, rooms: int = 3, seed: int | None = None
+    tmp: Path,
+    kills: int,
+    max_seconds: float,
+    rooms: int = 3,
+    seed: int | None = None,
+    lease: float = 1.0,
 ) -> Report:
     rng = random.Random(seed)
     started = time.monotonic()
     done = 0
-    with cluster(tmp, count=3) as nodes:
+    with cluster(tmp, count=3, lease=lease) as nodes:
         urls = [node.ws for node in nodes]
         tables = [await _table(urls) for _ in range(rooms)]
         stop = asyncio.Event()
@@ -154,13 +205,12 @@ async def run_kills(
                     table.orphaned_since = table.orphaned_since or time.monotonic()
             done += 1
             await asyncio.to_thread(victim.start)  # the others play on meanwhile
-            if all(t.done() for t in players):  # every match ended: new ones
-                tables += [await _table(urls) for _ in range(rooms)]
-                players = [asyncio.ensure_future(_play(urls, t, stop)) for t in tables[-rooms:]]
         await asyncio.sleep(3)  # let the last kill's rooms move and play on a little
         stop.set()
-        await asyncio.gather(*players, return_exceptions=True)
-        lost = []
+        for outcome in await asyncio.gather(*players, return_exceptions=True):
+            if isinstance(outcome, BaseException):  # a table that stopped playing: say so
+                raise RuntimeError("a table stopped playing") from outcome
+        lost = [match for table in tables for match in table.lost]
         for table in tables:
             reader = await _connect(urls, table.tokens[0])
             await reader.join_room(table.code, "again", resume=True)
@@ -173,7 +223,8 @@ async def run_kills(
     stalls = [s for t in tables for s in t.stalls]
     return Report(
         kills=done,
-        moves=sum(t.acked for t in tables),
+        matches=sum(t.matches for t in tables),
+        moves=sum(t.moves for t in tables),
         lost=lost,
         worst_stall=max(stalls, default=0.0),
         seconds=time.monotonic() - started,
@@ -204,13 +255,17 @@ def main() -> int:
     parser.add_argument("--max-seconds", type=float, default=600)
     parser.add_argument("--rooms", type=int, default=3)
     parser.add_argument("--seed", type=int)
+    parser.add_argument(
+        "--lease", type=float, default=1.0, help="the nodes' lease in seconds (serve's is 4)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         report = asyncio.run(
-            run_kills(Path(tmp), args.kills, args.max_seconds, args.rooms, args.seed)
+            run_kills(Path(tmp), args.kills, args.max_seconds, args.rooms, args.seed, args.lease)
         )
     print(
-        f"{report.kills} kills in {report.seconds:.0f} s, {report.moves} acknowledged moves, "
+        f"{report.kills} kills in {report.seconds:.0f} s, {report.matches} matches, "
+        f"{report.moves} acknowledged moves, "
         f"lost: {report.lost or 'none'}, worst wait after a kill: {report.worst_stall:.1f} s; "
         f"a room whose owner was killed ({len(report.recoveries)} times) was playable again "
         f"after {report.median_recovery:.2f} s (median), {report.worst_recovery:.2f} s at worst, "
