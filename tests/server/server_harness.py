@@ -9,9 +9,11 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -41,6 +43,17 @@ def wait_healthy(base: str, timeout: float = 15.0) -> None:
             if time.monotonic() > end:
                 raise
             time.sleep(0.05)
+
+
+class HandClock:
+    """A clock that moves only when the test moves it (``clock.now += 1``): what a server's
+    rate limits read instead of the time, so a slow machine refills no bucket by itself."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 class ThreadServer:
@@ -102,8 +115,10 @@ class ProcessServer:
     """``python -m tertulia serve`` as a child process: the real thing, killable.
 
     ``python_path``: where to import ``tertulia`` from instead (a copy of the package);
-    ``env``: more environment variables; ``log``: a file its output goes to (else a pipe,
-    ``process.stdout``). The cluster tests' nodes are these (``tests/cluster``)."""
+    ``env``: more environment variables; ``log``: a file its output goes to (else a nameless
+    temporary file). Either way ``output()`` reads what it wrote. Never a pipe: one read only
+    at the end fills up (64 KiB) and a chatty server blocks on its next log line, answering
+    nothing. The cluster tests' nodes are these (``tests/cluster``)."""
 
     def __init__(
         self,
@@ -118,6 +133,11 @@ class ProcessServer:
         self.python_path = python_path
         self.env = env or {}
         self.log = log
+        # Without a log: a file already unlinked, gone with this object. The child shares its
+        # offset, so it is read with pread (which moves nothing) and never seeked.
+        self._sink = tempfile.TemporaryFile() if log is None else None  # noqa: SIM115
+        if self._sink is not None:
+            weakref.finalize(self, self._sink.close)
         self.process: subprocess.Popen | None = None
 
     @property
@@ -138,6 +158,7 @@ class ProcessServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         if self.python_path is not None:
             env["PYTHONPATH"] = str(self.python_path)
+        sink = self.log.open("ab") if self.log is not None else self._sink
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -153,9 +174,11 @@ class ProcessServer:
                 *self.extra,
             ],
             env=env,
-            stdout=self.log.open("ab") if self.log is not None else subprocess.PIPE,
+            stdout=sink,
             stderr=subprocess.STDOUT,
         )
+        if sink is not self._sink:
+            sink.close()  # the child has its own copy
 
     def signal(self, number: int) -> None:
         assert self.process is not None
@@ -182,9 +205,12 @@ class ProcessServer:
         return self.process.returncode
 
     def output(self) -> str:
-        """What it wrote so far (with ``log``)."""
-        assert self.log is not None
-        return self.log.read_text(errors="replace")
+        """What it wrote so far (stdout and stderr, as they came)."""
+        if self._sink is None:
+            assert self.log is not None
+            return self.log.read_text(errors="replace")
+        fd = self._sink.fileno()
+        return os.pread(fd, os.fstat(fd).st_size, 0).decode(errors="replace")
 
 
 def games_with_tiny() -> dict[str, ModuleType]:

@@ -123,7 +123,7 @@ def test_tertulia_serve_prints_the_address_and_stops_cleanly_on_sigint(tmp_path)
     with subprocess_server(tmp_path / "cli.sqlite3") as server:
         server.process.send_signal(signal.SIGINT)
         code = server.process.wait(timeout=10)
-        output = server.process.stdout.read().decode()
+        output = server.output()
     assert code == 0
     assert f"open http://127.0.0.1:{server.port}/" in output
     assert "Traceback" not in output
@@ -159,7 +159,7 @@ def test_log_level_and_access_log_switches(tmp_path):
         _get(f"{server.base}/version")
         server.process.send_signal(signal.SIGINT)
         server.process.wait(timeout=10)
-        output = server.process.stdout.read().decode()
+        output = server.output()
     lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
     assert not any(line["level"] == "info" and line["logger"] == "tertulia" for line in lines)
     access = [line["msg"] for line in lines if line["logger"] == "uvicorn.access"]
@@ -168,5 +168,21 @@ def test_log_level_and_access_log_switches(tmp_path):
         _get(f"{server.base}/version")
         server.process.send_signal(signal.SIGINT)
         server.process.wait(timeout=10)
-        output = server.process.stdout.read().decode()
+        output = server.output()
     assert "uvicorn.access" not in output and "is running" in output
+
+
+def test_a_server_that_logs_far_more_than_a_pipe_holds_keeps_answering(tmp_path):
+    """Whatever a server writes, it never waits for the test to read it (``ProcessServer``):
+    a pipe read only at the end holds 64 KiB, and then the server's next log line blocks it.
+    Here each request logs its own 8 KB path (the access log): 40 fill more than four pipes."""
+    with subprocess_server(tmp_path / "chatty.sqlite3", None, "--access-log") as server:
+        for n in range(40):
+            with pytest.raises(urllib.error.HTTPError) as missing:
+                urllib.request.urlopen(f"{server.base}/nowhere-{n}-{'x' * 8000}", timeout=10)
+            assert missing.value.code == 404
+        assert _get(f"{server.base}/healthz")[0] == 200
+        output = server.output()
+    written = len(output.encode())
+    assert written > 4 * 64 * 1024
+    assert all(f"/nowhere-{n}-x" in output for n in range(40)), "output() lost some of it"

@@ -1,7 +1,9 @@
 """Computer players as members of a room: the lobby rules for adding and removing them, and
-for a bot playing a dropped player's seat ("play for them"). Pure folds, like the rest of
-``model.py``: the live room draws a new bot's id and name (``new_bot``) and logs them in the
-record, so replay seats the same bot, with the same name and colour, again.
+for a bot playing a dropped player's seat ("play for them"). Pure folds, in ``model.py``'s
+fold table with every other record's; like them they build on ``records.py`` and
+``room_data.py``, so neither module imports the other back. The live room draws a new bot's
+id and name (``new_bot``) and logs them in the record, so replay seats the same bot, with the
+same name and colour, again.
 
 Which seats a bot plays is the model's (``Seat.bot``, ``Seat.stand_in``); playing them is
 ``bot_driver.py``'s. A bot counts as a player like anyone (minimums, maximums, the order).
@@ -12,16 +14,13 @@ from __future__ import annotations
 import itertools
 import random
 import secrets
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..bots.base import GAMES, LANGUAGES, Level
 from ..games import base
 from ..games.base import Event, RuleError
 from ..text.lookalike import looks_alike
-
-if TYPE_CHECKING:
-    from .model import BotAdded, BotRemoved, Record, RoomModel, StandIn, StandInEnded
+from .records import BotAdded, BotRemoved, StandIn, StandInEnded
+from .room_data import RoomModel, Seat, Status, check_nickname, require_host, require_lobby
 
 BOT_ID_PREFIX = "bot-"  # people's ids are base32 (rooms/identity.py): never a hyphen
 
@@ -74,11 +73,9 @@ def _require_bots(room: RoomModel) -> None:
         raise RuleError("bot.no_bots", "This game has no computer players.", game=room.game.NAME)
 
 
-def _bot_added(room: RoomModel, r: BotAdded) -> list[Event]:
-    from .model import Seat, _require_host, _require_lobby, check_nickname
-
-    _require_host(room, r.by)
-    _require_lobby(room)
+def bot_added(room: RoomModel, r: BotAdded) -> list[Event]:
+    require_host(room, r.by)
+    require_lobby(room)
     _require_bots(room)
     level, language = _checked_level(r.level), _checked_language(r.language)
     if len(room.players()) >= room.game.MAX_PLAYERS:
@@ -92,11 +89,9 @@ def _bot_added(room: RoomModel, r: BotAdded) -> list[Event]:
     return [Event("room.joined", {"player": r.player, "spectator": False, "bot": True})]
 
 
-def _bot_removed(room: RoomModel, r: BotRemoved) -> list[Event]:
-    from .model import _require_host, _require_lobby
-
-    _require_host(room, r.by)
-    _require_lobby(room)
+def bot_removed(room: RoomModel, r: BotRemoved) -> list[Event]:
+    require_host(room, r.by)
+    require_lobby(room)
     seat = room.seat(r.player)
     if seat is None or seat.bot is None:
         raise RuleError("bot.not_a_bot", "That is not a computer player here.")
@@ -104,10 +99,8 @@ def _bot_removed(room: RoomModel, r: BotRemoved) -> list[Event]:
     return [Event("room.left", {"player": r.player, "host": room.host})]
 
 
-def _stood_in(room: RoomModel, r: StandIn) -> list[Event]:
-    from .model import Status, _require_host
-
-    _require_host(room, r.by)
+def stood_in(room: RoomModel, r: StandIn) -> list[Event]:
+    require_host(room, r.by)
     if room.status is not Status.PLAYING:
         raise RuleError("room.no_match", "No match is being played.")
     _require_bots(room)
@@ -129,13 +122,11 @@ def _stood_in(room: RoomModel, r: StandIn) -> list[Event]:
     return [*events, Event("room.stand_in", {"player": r.player})]
 
 
-def _stand_in_ended(room: RoomModel, r: StandInEnded) -> list[Event]:
+def stand_in_ended(room: RoomModel, r: StandInEnded) -> list[Event]:
     """The host ends a stand-in by hand ("let them play it themselves when they are back"):
     the bot stops, and the game is told the seat is away again (a dropped Pitacor giver's
     clock pauses as it did before the stand-in)."""
-    from .model import Status, _require_host
-
-    _require_host(room, r.by)
+    require_host(room, r.by)
     if room.status is not Status.PLAYING:
         raise RuleError("room.no_match", "No match is being played.")
     seat = room.seat(r.player)
@@ -154,17 +145,3 @@ def unseat_bots_without_game(room: RoomModel) -> list[Event]:
     for seat in bots:
         room.seats.remove(seat)
     return [Event("room.left", {"player": s.player, "host": room.host}) for s in bots]
-
-
-def _folds() -> dict[type, Callable[[RoomModel, Record], list[Event]]]:
-    from .model import BotAdded, BotRemoved, StandIn, StandInEnded
-
-    return {
-        BotAdded: _bot_added,
-        BotRemoved: _bot_removed,
-        StandIn: _stood_in,
-        StandInEnded: _stand_in_ended,
-    }
-
-
-FOLDS = _folds()

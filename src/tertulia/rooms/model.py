@@ -1,10 +1,12 @@
-"""A room as data, and the pure fold that applies one log record to it.
+"""The pure fold that applies one log record to a room.
 
-Everything a room accepts becomes a ``Record`` — a join, a setting, a game move, a timeout, a
-chat line. ``fold(room, record)`` either raises ``RuleError`` and changes nothing, or applies
-the record. The live room folds each record before persisting it; a restarted server folds the
-persisted log to rebuild the room exactly. So there is one code path for both, with one
-difference the fold is told of (``replaying``): saved free text is not judged again.
+Everything a room accepts becomes a ``Record`` (``records.py``) — a join, a setting, a game
+move, a timeout, a chat line. ``fold(room, record)`` either raises ``RuleError`` and changes
+nothing, or applies the record to the room (``room_data.py``). The live room folds each record
+before persisting it; a restarted server folds the persisted log to rebuild the room exactly.
+So there is one code path for both, with one difference the fold is told of (``replaying``):
+saved free text is not judged again. Computer players' records fold by ``bot_members.py``'s
+functions, through the same table as the rest.
 
 Every fold function checks everything first and changes the room only after, so a refusal
 never leaves a half-applied record behind.
@@ -12,227 +14,97 @@ never leaves a half-applied record behind.
 
 from __future__ import annotations
 
-import collections
-import enum
 import functools
 import itertools
-from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 import msgspec
 
 from ..games import base
 from ..games.base import Event, Player, RuleError
-from ..text.lookalike import hides_characters, looks_alike, mixed_scripts, shows_nothing, unshowable
+from ..text.lookalike import hides_characters, looks_alike, mixed_scripts, shows_nothing
 from ..text.profanity import is_profane
-
-CHAT_HISTORY = 100
-CHAT_MAX_LENGTH = 300
-NICKNAME_MAX = 20
-MAX_SPECTATORS = 20
-
-
-class Status(enum.Enum):
-    LOBBY = "lobby"
-    PLAYING = "playing"
-    ENDED = "ended"  # the podium shows; the host may call a rematch
-
-
-# ---------------------------------------------------------------------------- records
-
-
-class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="k"):
-    at: float
-
-
-class Joined(Record, tag="joined"):
-    player: str
-    nickname: str
-
-
-class Renamed(Record, tag="renamed"):
-    player: str
-    nickname: str
-
-
-class Left(Record, tag="left"):
-    player: str
-
-
-class Kicked(Record, tag="kicked"):
-    by: str
-    player: str
-
-
-class Presence(Record, tag="presence"):
-    player: str
-    online: bool
-
-
-class GameChosen(Record, tag="game_chosen"):
-    by: str
-    game: str
-
-
-class SettingsChanged(Record, tag="settings"):
-    by: str
-    settings: dict[str, Any]  # only the fields that change; {} with defaults=True restores all
-    defaults: bool = False
-
-
-class Reordered(Record, tag="reordered"):
-    by: str
-    order: list[str]
-
-
-class MatchStarted(Record, tag="started"):
-    by: str
-    seed: int
-    # The game's VERSION when the match started (games/base.py), so a game that changes how
-    # a match starts does so for new matches only. 0: a record from before versions.
-    version: int = 0
-
-
-class GameMove(Record, tag="move"):
-    seat: str | None  # None: the room itself (a timeout)
-    action: dict[str, Any]
-
-
-class Rematched(Record, tag="rematch"):
-    by: str
-
-
-class Chatted(Record, tag="chat"):
-    player: str
-    text: str
-
-
-# Decisions the live room takes from who is connected and for how long, which the fold cannot
-# see; logged like everything else so replay repeats them (see ``Room._watch_host``).
-class HostPassed(Record, tag="host_passed"):
-    host: str  # who hosts now: the host was away longer than the host grace, they were here
-
-
-class Seated(Record, tag="seated"):
-    player: str  # a spectator who takes a seat that freed up in the lobby
-
-
-# Computer players (``bot_members.py`` folds them; ``bot_driver.py`` plays their seats).
-class BotAdded(Record, tag="bot_added"):
-    by: str
-    player: str  # the bot's id and name, drawn by the live room (``bot_members.new_bot``)
-    nickname: str
-    level: str  # "beginner" | "good" (bots.base.Level)
-    language: str  # the language of its words (Pitacor clues): one of bots.base.LANGUAGES
-
-
-class BotRemoved(Record, tag="bot_removed"):
-    by: str
-    player: str
-
-
-class StandIn(Record, tag="stand_in"):
-    """The host hands a dropped player's seat to a bot for the rest of the match ("play
-    for them"); the player's return (``Presence``) takes it back."""
-
-    by: str
-    player: str
-    level: str
-    language: str
-
-
-class StandInEnded(Record, tag="stand_in_ended"):
-    """The host ends a stand-in by hand: the computer player stops playing for ``player``,
-    who is still away (their own return ends it too, without this record)."""
-
-    by: str
-    player: str
-
-
-AnyRecord = (
-    Joined
-    | Renamed
-    | Left
-    | Kicked
-    | Presence
-    | GameChosen
-    | SettingsChanged
-    | Reordered
-    | MatchStarted
-    | GameMove
-    | Rematched
-    | Chatted
-    | HostPassed
-    | Seated
-    | BotAdded
-    | BotRemoved
-    | StandIn
-    | StandInEnded
+from . import bot_members
+from .records import (
+    AnyRecord,
+    BotAdded,
+    BotRemoved,
+    Chatted,
+    GameChosen,
+    GameMove,
+    HostPassed,
+    Joined,
+    Kicked,
+    Left,
+    MatchStarted,
+    Presence,
+    Record,
+    Rematched,
+    Renamed,
+    Reordered,
+    Seated,
+    SettingsChanged,
+    StandIn,
+    StandInEnded,
+    record_decoder,
+    record_encoder,
 )
-record_decoder = msgspec.json.Decoder(AnyRecord)
-record_encoder = msgspec.json.Encoder()
+from .room_data import (
+    CHAT_HISTORY,
+    NICKNAME_MAX,
+    RoomModel,
+    Seat,
+    Status,
+    check_nickname,
+    check_nickname_shape,
+    new_room,
+    require_host,
+    require_lobby,
+)
 
+__all__ = [  # what the rooms and the tests use from here (records and room data live apart)
+    "CHAT_HISTORY",
+    "CHAT_MAX_LENGTH",
+    "MAX_SPECTATORS",
+    "NICKNAME_MAX",
+    "AnyRecord",
+    "BotAdded",
+    "BotRemoved",
+    "Chatted",
+    "GameChosen",
+    "GameMove",
+    "HostPassed",
+    "Joined",
+    "Kicked",
+    "Left",
+    "MatchStarted",
+    "Presence",
+    "Record",
+    "Rematched",
+    "Renamed",
+    "Reordered",
+    "RoomModel",
+    "Seat",
+    "Seated",
+    "SettingsChanged",
+    "StandIn",
+    "StandInEnded",
+    "Status",
+    "check_first_nickname",
+    "check_move",
+    "check_new",
+    "check_nickname",
+    "check_nickname_shape",
+    "decode_move",
+    "fold",
+    "new_room",
+    "record_decoder",
+    "record_encoder",
+    "with_verdicts",
+]
 
-# ---------------------------------------------------------------------------- the room
-
-
-@dataclass
-class Seat:
-    player: str
-    nickname: str
-    spectator: bool = False
-    online: bool = True
-    # The player's colour in this room: the lowest number no one present has, given at join,
-    # so the first eight people in a room never share a colour (the client's palette has
-    # eight) and replaying the log gives everyone the same one again.
-    colour: int = 0
-    # A computer player's level ("beginner" or "good"): its seat is played by the room's bot
-    # driver (rooms/bot_driver.py), never by a connection. None: a person.
-    bot: str | None = None
-    # A person's seat a bot plays while they are away (the host's "play for them"): that
-    # bot's level, until they come back.
-    stand_in: str | None = None
-    # The language of the words a bot says for this seat (Pitacor clues).
-    bot_language: str = "en"
-
-    @property
-    def played_by_bot(self) -> str | None:
-        """The level of the bot that plays this seat now, or None (a person plays it)."""
-        return self.bot or self.stand_in
-
-
-@dataclass
-class RoomModel:
-    code: str
-    public: bool
-    game: ModuleType
-    games: dict[str, ModuleType]
-    settings: Any
-    host: str | None = None
-    seats: list[Seat] = field(default_factory=list)
-    status: Status = Status.LOBBY
-    match: Any = None  # the game's State while a match runs or shows its podium
-    chat: collections.deque = field(default_factory=lambda: collections.deque(maxlen=CHAT_HISTORY))
-    last_activity: float = 0.0
-    # The colour of each player who left during the match (until the next one), so every
-    # device draws them as they were on the scores and past rounds that still name them, and
-    # a player who comes back gets it again if nobody present has taken it.
-    former_colours: dict[str, int] = field(default_factory=dict)
-    # Players the host removed: new joins of theirs are refused (``check_new``; replay lets
-    # through what an older version accepted).
-    removed: set[str] = field(default_factory=set)
-
-    def seat(self, player: str | None) -> Seat | None:
-        return next((s for s in self.seats if s.player == player), None)
-
-    def players(self) -> list[Seat]:
-        return [s for s in self.seats if not s.spectator]
-
-
-def new_room(code: str, public: bool, game: str, games: dict[str, ModuleType]) -> RoomModel:
-    module = games[game]
-    return RoomModel(code=code, public=public, game=module, games=games, settings=module.Settings())
+CHAT_MAX_LENGTH = 300
+MAX_SPECTATORS = 20
 
 
 # ---------------------------------------------------------------------------- fold
@@ -248,8 +120,6 @@ def fold(room: RoomModel, record: Record, *, replaying: bool = False) -> list[Ev
     ``check_new``'s, never asked on replay.)"""
     if isinstance(record, GameMove):
         events = _move(room, record, judge_text=not replaying)
-    elif type(record) in bot_members.FOLDS:
-        events = bot_members.FOLDS[type(record)](room, record)
     else:
         events = _FOLDS[type(record)](room, record)
     room.last_activity = record.at
@@ -312,7 +182,7 @@ def _left(room: RoomModel, r: Left | Kicked) -> list[Event]:
 
 
 def _kicked(room: RoomModel, r: Kicked) -> list[Event]:
-    _require_host(room, r.by)
+    require_host(room, r.by)
     if r.player == r.by:
         raise RuleError("room.kick_self", "You can't remove yourself; leave the room instead.")
     events = _left(room, r)
@@ -350,7 +220,7 @@ def _host_passed(room: RoomModel, r: HostPassed) -> list[Event]:
 
 def _seated(room: RoomModel, r: Seated) -> list[Event]:
     """A spectator takes a seat that freed up in the lobby (see ``Room._seat_spectators``)."""
-    _require_lobby(room)
+    require_lobby(room)
     seat = _seat(room, r.player)
     if not seat.spectator:  # nothing to record (the room asked twice)
         raise RuleError("room.already_seated", "You already have a seat.")
@@ -361,8 +231,8 @@ def _seated(room: RoomModel, r: Seated) -> list[Event]:
 
 
 def _game_chosen(room: RoomModel, r: GameChosen) -> list[Event]:
-    _require_host(room, r.by)
-    _require_lobby(room)
+    require_host(room, r.by)
+    require_lobby(room)
     if r.game not in room.games:
         raise RuleError("room.unknown_game", "There is no such game.", game=r.game)
     room.game = room.games[r.game]
@@ -372,8 +242,8 @@ def _game_chosen(room: RoomModel, r: GameChosen) -> list[Event]:
 
 
 def _settings(room: RoomModel, r: SettingsChanged) -> list[Event]:
-    _require_host(room, r.by)
-    _require_lobby(room)
+    require_host(room, r.by)
+    require_lobby(room)
     if r.defaults:
         room.settings = room.game.Settings()  # "restore defaults gives the seed's values"
         return [Event("room.settings", {"defaults": True})]
@@ -389,8 +259,8 @@ def _settings(room: RoomModel, r: SettingsChanged) -> list[Event]:
 
 
 def _reordered(room: RoomModel, r: Reordered) -> list[Event]:
-    _require_host(room, r.by)
-    _require_lobby(room)
+    require_host(room, r.by)
+    require_lobby(room)
     if sorted(r.order) != sorted(s.player for s in room.seats):
         raise RuleError("room.bad_order", "The new order must list everyone in the room once.")
     by_id = {s.player: s for s in room.seats}
@@ -399,8 +269,8 @@ def _reordered(room: RoomModel, r: Reordered) -> list[Event]:
 
 
 def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
-    _require_host(room, r.by)
-    _require_lobby(room)
+    require_host(room, r.by)
+    require_lobby(room)
     players = [Player(s.player, s.nickname) for s in room.players()]
     versioned = {"version": r.version} if hasattr(room.game, "VERSION") else {}
     room.match = room.game.start(
@@ -464,7 +334,7 @@ def decode_move(room: RoomModel, seat: str | None, raw: dict[str, Any]) -> base.
 
 
 def _rematched(room: RoomModel, r: Rematched) -> list[Event]:
-    _require_host(room, r.by)
+    require_host(room, r.by)
     if room.status is not Status.ENDED:
         raise RuleError("room.not_ended", "A rematch starts after the match has ended.")
     room.status = Status.LOBBY
@@ -510,33 +380,15 @@ _FOLDS = {
     Chatted: _chatted,
     HostPassed: _host_passed,
     Seated: _seated,
+    # Computer players: the lobby's rules for them and "play for them" (``bot_members.py``).
+    BotAdded: bot_members.bot_added,
+    BotRemoved: bot_members.bot_removed,
+    StandIn: bot_members.stood_in,
+    StandInEnded: bot_members.stand_in_ended,
 }
 
 
 # ---------------------------------------------------------------------------- checks
-
-
-def check_nickname_shape(text: str) -> str:
-    """1 to 20 printable characters, spaces tidied (the room adds its own checks). Zero-width
-    spaces, soft hyphens and other format characters are refused, not removed: the name
-    shown is the name typed. Only emoji keep the invisible characters they are made of
-    (the joiner in 👩‍💻, the tags of a subdivision flag)."""
-    nickname = " ".join(text.split()) if isinstance(text, str) else ""
-    if not 1 <= len(nickname) <= NICKNAME_MAX:
-        raise RuleError("nickname.length", "A nickname has 1 to 20 characters.", max=NICKNAME_MAX)
-    if unshowable(nickname):
-        raise RuleError("nickname.characters", "That nickname has characters we can't show.")
-    return nickname
-
-
-def check_nickname(room: RoomModel, text: str, player: str) -> str:
-    """ "nicknames 1–20 characters, unique in the room" (the profanity filter of public rooms
-    and the look-alike rules are ``check_new``'s, on the live path only)"""
-    nickname = check_nickname_shape(text)
-    taken = {s.nickname.casefold() for s in room.seats if s.player != player}
-    if nickname.casefold() in taken:
-        raise RuleError("nickname.taken", "Someone in this room already has that nickname.")
-    return nickname
 
 
 def check_first_nickname(text: str, public: bool) -> str:
@@ -637,20 +489,6 @@ def _next_host(room: RoomModel) -> str | None:
     return player
 
 
-def _require_host(room: RoomModel, player: str) -> None:
-    if player != room.host:
-        raise RuleError("room.host_only", "Only the host can do that.")
-
-
-def _require_lobby(room: RoomModel) -> None:
-    if room.status is not Status.LOBBY:
-        raise RuleError("room.not_in_lobby", "That can only be done in the lobby.")
-
-
 def _note_end(room: RoomModel) -> None:
     if room.match is not None and room.game.outcome(room.match) is not None:
         room.status = Status.ENDED
-
-
-# Last: bot_members folds with this module's own helpers (imported once they all exist).
-from . import bot_members  # noqa: E402

@@ -1,0 +1,145 @@
+"""The room's log: every ``Record`` a room accepts, and how each is written and read back.
+
+A record is what happened (a join, a setting, a game move, a timeout, a chat line), never
+how to apply it: that is ``model.fold`` (and ``bot_members.py`` for computer players), so
+every module that folds records, writes them or reads them back can import them without
+importing the others.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="k"):
+    at: float
+
+
+class Joined(Record, tag="joined"):
+    player: str
+    nickname: str
+
+
+class Renamed(Record, tag="renamed"):
+    player: str
+    nickname: str
+
+
+class Left(Record, tag="left"):
+    player: str
+
+
+class Kicked(Record, tag="kicked"):
+    by: str
+    player: str
+
+
+class Presence(Record, tag="presence"):
+    player: str
+    online: bool
+
+
+class GameChosen(Record, tag="game_chosen"):
+    by: str
+    game: str
+
+
+class SettingsChanged(Record, tag="settings"):
+    by: str
+    settings: dict[str, Any]  # only the fields that change; {} with defaults=True restores all
+    defaults: bool = False
+
+
+class Reordered(Record, tag="reordered"):
+    by: str
+    order: list[str]
+
+
+class MatchStarted(Record, tag="started"):
+    by: str
+    seed: int
+    # The game's VERSION when the match started (games/base.py), so a game that changes how
+    # a match starts does so for new matches only. 0: a record from before versions.
+    version: int = 0
+
+
+class GameMove(Record, tag="move"):
+    seat: str | None  # None: the room itself (a timeout)
+    action: dict[str, Any]
+
+
+class Rematched(Record, tag="rematch"):
+    by: str
+
+
+class Chatted(Record, tag="chat"):
+    player: str
+    text: str
+
+
+# Decisions the live room takes from who is connected and for how long, which the fold cannot
+# see; logged like everything else so replay repeats them (see ``Room._watch_host``).
+class HostPassed(Record, tag="host_passed"):
+    host: str  # who hosts now: the host was away longer than the host grace, they were here
+
+
+class Seated(Record, tag="seated"):
+    player: str  # a spectator who takes a seat that freed up in the lobby
+
+
+# Computer players (``bot_members.py`` folds them; ``bot_driver.py`` plays their seats).
+class BotAdded(Record, tag="bot_added"):
+    by: str
+    player: str  # the bot's id and name, drawn by the live room (``bot_members.new_bot``)
+    nickname: str
+    level: str  # "beginner" | "good" (bots.base.Level)
+    language: str  # the language of its words (Pitacor clues): one of bots.base.LANGUAGES
+
+
+class BotRemoved(Record, tag="bot_removed"):
+    by: str
+    player: str
+
+
+class StandIn(Record, tag="stand_in"):
+    """The host hands a dropped player's seat to a bot for the rest of the match ("play
+    for them"); the player's return (``Presence``) takes it back."""
+
+    by: str
+    player: str
+    level: str
+    language: str
+
+
+class StandInEnded(Record, tag="stand_in_ended"):
+    """The host ends a stand-in by hand: the computer player stops playing for ``player``,
+    who is still away (their own return ends it too, without this record)."""
+
+    by: str
+    player: str
+
+
+AnyRecord = (
+    Joined
+    | Renamed
+    | Left
+    | Kicked
+    | Presence
+    | GameChosen
+    | SettingsChanged
+    | Reordered
+    | MatchStarted
+    | GameMove
+    | Rematched
+    | Chatted
+    | HostPassed
+    | Seated
+    | BotAdded
+    | BotRemoved
+    | StandIn
+    | StandInEnded
+)
+record_decoder = msgspec.json.Decoder(AnyRecord)
+record_encoder = msgspec.json.Encoder()
