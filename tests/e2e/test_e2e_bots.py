@@ -93,7 +93,10 @@ def test_the_host_lets_a_bot_play_for_a_player_who_dropped_and_they_take_it_back
     expect()(offer).to_have_text("Play for Bo")
     offer.click()
     playing = ana.locator(".stand-in.is-playing")
-    expect()(playing).to_have_text("A computer player plays for Bo until they come back.")
+    # The card's sentence (the host's "Stop playing for Bo" is in the card too).
+    expect()(playing.locator("p").first).to_have_text(
+        "A computer player plays for Bo until they come back."
+    )
     expect()(ana.locator(".stand-in-button")).to_have_count(0)
     bo.goto(f"{server.url}/r/{code}")  # back, with the same browser: the same seat
     bo.locator("#pitacor-board .pc-cell").first.wait_for()
