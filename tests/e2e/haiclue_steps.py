@@ -6,7 +6,9 @@ data-reading) so the tests can wait for a step without guessing at timings.
 
 from __future__ import annotations
 
+import random
 import re
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 COLOURS = ("red", "yellow", "green", "blue")
+MATCH_SECONDS = 90  # a game with quick bots takes well under a minute; the give-up point
 
 
 def expect():
@@ -135,3 +138,25 @@ def reading_author(page: Page) -> str:
 def countdown_shown(page: Page) -> bool:
     clock = page.locator("#hc-clock")
     return clock.is_visible() and bool(re.fullmatch(r"\d+:\d\d", clock.inner_text()))
+
+
+def play_until_the_end(page: Page) -> None:
+    """Whatever the screen asks of this person, do it, until the game ends (a game with quick
+    computer players: TERTULIA_BOT_DELAY)."""
+    root = screen(page)
+    deadline = time.monotonic() + MATCH_SECONDS
+    rng = random.Random(4)
+    while root.get_attribute("data-phase") != "ended":
+        assert time.monotonic() < deadline, "the Haiclue game did not end"
+        todo = root.get_attribute("data-todo")
+        if todo == "build_clue" and page.locator("#hc-rack .hc-tile").count() >= 2:
+            for i in range(2):
+                page.locator("#hc-rack .hc-tile").nth(i).click()
+            page.locator("#hc-submit").click()
+            page.locator("#hc-confirm").click()
+        elif todo == "guess" and page.locator(".hc-guess").count():
+            buttons = page.locator(".hc-guess")
+            buttons.nth(rng.randrange(buttons.count())).click()
+        elif todo == "ready" and page.locator("#hc-ready:enabled").count():
+            page.locator("#hc-ready").click()
+        page.wait_for_timeout(100)

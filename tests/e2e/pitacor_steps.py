@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 ROWS = "ABCDEFGHIJKLMNOP"
+MATCH_SECONDS = 90  # a match with quick bots takes well under a minute; the give-up point
 
 
 def parse(cell: str) -> tuple[int, int]:
@@ -217,3 +219,27 @@ def place_by_keyboard(page: Page, coordinate: str) -> None:
     page.locator("#pitacor-picked", has_text=coordinate).wait_for()
     page.keyboard.press("Enter")
     cell(page, coordinate).locator(".pc-marker.mine").wait_for()
+
+
+def play_until_the_podium(page: Page) -> None:
+    """Whatever the screen asks of this person, do it, until the podium shows (a match with
+    quick computer players: TERTULIA_BOT_DELAY)."""
+    rng = random.Random(3)
+    cells = page.locator("#pitacor-board .pc-cell")
+    deadline = time.monotonic() + MATCH_SECONDS
+    while not page.locator("#pitacor-podium").is_visible():
+        assert time.monotonic() < deadline, "the Pitacor match did not end"
+        if page.locator("#pitacor-candidate-0").is_visible():
+            page.locator("#pitacor-candidate-0").click()
+        elif page.locator("#pitacor-pass").is_visible():
+            page.locator("#pitacor-pass").click()
+        elif page.locator("#pitacor-clue").is_visible():
+            page.locator("#pitacor-clue").fill("tide")
+            page.locator("#pitacor-give").click()
+        elif page.locator("#pitacor-next").is_visible():
+            page.locator("#pitacor-next").click()
+        elif page.locator("#pitacor-guess").is_visible():
+            cells.nth(rng.randrange(cells.count())).click()
+            if page.locator("#pitacor-confirm").is_enabled():
+                page.locator("#pitacor-confirm").click()
+        page.wait_for_timeout(150)

@@ -4,9 +4,6 @@ second (``TERTULIA_BOT_DELAY``, read by the server the ``server`` fixture starts
 
 from __future__ import annotations
 
-import random
-import time
-
 import pytest
 from e2e_actions import (
     PHONE,
@@ -15,10 +12,8 @@ from e2e_actions import (
     no_horizontal_scroll,
     set_nickname,
 )
-from haiclue_steps import expect, rack, screen
-from pitacor_steps import set_setting
-
-MATCH_SECONDS = 90  # each match takes well under a minute; this is the give-up point
+from haiclue_steps import expect, play_until_the_end, rack, screen
+from pitacor_steps import play_until_the_podium, set_setting
 
 
 @pytest.fixture(autouse=True)
@@ -34,29 +29,6 @@ def _bot_avatars(page, within: str):
 
 
 # ---------------------------------------------------------------------------- Pitacor
-
-
-def _play_pitacor_until_the_podium(page) -> None:
-    """Whatever the screen asks of this person, do it, until the podium shows."""
-    rng = random.Random(3)
-    cells = page.locator("#pitacor-board .pc-cell")
-    deadline = time.monotonic() + MATCH_SECONDS
-    while not page.locator("#pitacor-podium").is_visible():
-        assert time.monotonic() < deadline, "the Pitacor match did not end"
-        if page.locator("#pitacor-candidate-0").is_visible():
-            page.locator("#pitacor-candidate-0").click()
-        elif page.locator("#pitacor-pass").is_visible():
-            page.locator("#pitacor-pass").click()
-        elif page.locator("#pitacor-clue").is_visible():
-            page.locator("#pitacor-clue").fill("tide")
-            page.locator("#pitacor-give").click()
-        elif page.locator("#pitacor-next").is_visible():
-            page.locator("#pitacor-next").click()
-        elif page.locator("#pitacor-guess").is_visible():
-            cells.nth(rng.randrange(cells.count())).click()
-            if page.locator("#pitacor-confirm").is_enabled():
-                page.locator("#pitacor-confirm").click()
-        page.wait_for_timeout(150)
 
 
 def test_one_person_plays_a_whole_pitacor_match_with_bots_on_a_phone(player, artifacts):
@@ -89,33 +61,13 @@ def test_one_person_plays_a_whole_pitacor_match_with_bots_on_a_phone(player, art
     expect()(page.locator("#start-match")).to_be_enabled()  # bots count towards the three
     page.locator("#start-match").click()
     page.locator("#pitacor-board .pc-cell").first.wait_for()
-    _play_pitacor_until_the_podium(page)
+    play_until_the_podium(page)
     # The podium marks the bots as computer players.
     expect()(_bot_avatars(page, "#pitacor-podium")).to_have_count(2)
     page.screenshot(path=str(artifacts / "bots-pitacor-podium-phone.png"), full_page=True)
 
 
 # ---------------------------------------------------------------------------- Haiclue
-
-
-def _play_haiclue_until_the_end(page) -> None:
-    root = screen(page)
-    deadline = time.monotonic() + MATCH_SECONDS
-    rng = random.Random(4)
-    while root.get_attribute("data-phase") != "ended":
-        assert time.monotonic() < deadline, "the Haiclue game did not end"
-        todo = root.get_attribute("data-todo")
-        if todo == "build_clue" and page.locator("#hc-rack .hc-tile").count() >= 2:
-            for i in range(2):
-                page.locator("#hc-rack .hc-tile").nth(i).click()
-            page.locator("#hc-submit").click()
-            page.locator("#hc-confirm").click()
-        elif todo == "guess" and page.locator(".hc-guess").count():
-            buttons = page.locator(".hc-guess")
-            buttons.nth(rng.randrange(buttons.count())).click()
-        elif todo == "ready" and page.locator("#hc-ready:enabled").count():
-            page.locator("#hc-ready").click()
-        page.wait_for_timeout(100)
 
 
 def test_one_person_plays_a_whole_haiclue_game_from_play_now(player, artifacts):
@@ -127,7 +79,7 @@ def test_one_person_plays_a_whole_haiclue_game_from_play_now(player, artifacts):
     screen(page).wait_for()
     assert rack(page)  # our own tiles: the game began without a lobby to press through
     expect()(_bot_avatars(page, "#hc-players")).to_have_count(2)
-    _play_haiclue_until_the_end(page)
+    play_until_the_end(page)
     expect()(_bot_avatars(page, "#haiclue")).not_to_have_count(0)
     page.screenshot(path=str(artifacts / "bots-haiclue-end.png"), full_page=True)
 
@@ -141,7 +93,10 @@ def test_the_host_lets_a_bot_play_for_a_player_who_dropped_and_they_take_it_back
     expect()(offer).to_have_text("Play for Bo")
     offer.click()
     playing = ana.locator(".stand-in.is-playing")
-    expect()(playing).to_have_text("A computer player plays for Bo until they come back.")
+    # The card's sentence (the host's "Stop playing for Bo" is in the card too).
+    expect()(playing.locator("p").first).to_have_text(
+        "A computer player plays for Bo until they come back."
+    )
     expect()(ana.locator(".stand-in-button")).to_have_count(0)
     bo.goto(f"{server.url}/r/{code}")  # back, with the same browser: the same seat
     bo.locator("#pitacor-board .pc-cell").first.wait_for()

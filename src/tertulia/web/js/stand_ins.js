@@ -22,7 +22,7 @@ export function createStandIns(app) {
     const key = JSON.stringify([amHost, offers.map((s) => [s.id, s.nickname]), played.map((s) => [s.id, s.nickname])]);
     if (key === shown) return;
     shown = key;
-    replace(el, offers.map((seat) => offer(room, seat)), played.flatMap((seat) => (amHost ? [playingFor(seat), endRow(seat)] : [playingFor(seat)])));
+    replace(el, offers.map((seat) => offer(room, seat)), played.map((seat) => playingFor(seat, amHost)));
   }
 
   function offer(room, seat) {
@@ -43,17 +43,20 @@ export function createStandIns(app) {
     return h("div", { class: "card stand-in" }, ht("p", {}, "room.stand_in.offer", { name: seat.nickname }), button, error);
   }
 
-  function playingFor(seat) {
+  /** "A computer player plays for X", and for the host the way to end it ("Stop playing for
+   * X") in the same card: the button belongs to the card it ends, and on a phone it wraps
+   * under the sentence rather than floating on a row of its own. */
+  function playingFor(seat, amHost) {
     return h(
       "div",
       { class: "card stand-in is-playing", dataset: { player: seat.id } },
       h("p", {}, h("span", { class: "stand-in-glyph" }, botGlyph()), " ", ht("span", {}, "room.stand_in.playing", { name: seat.nickname })),
+      amHost ? endControls(seat) : null,
     );
   }
 
-  /** The host's "Stop playing for X", right under the card saying so (a row of its own, so
-   * the card says only who is played for): the seat waits for its player again. */
-  function endRow(seat) {
+  /** The host's "Stop playing for X" and its error slot: the seat waits for its player again. */
+  function endControls(seat) {
     const error = h("p", { class: "field-error", hidden: true });
     const button = ht("button", { type: "button", class: "secondary stand-in-end", dataset: { player: seat.id } }, "room.stand_in.end", {
       name: seat.nickname,
@@ -67,7 +70,7 @@ export function createStandIns(app) {
         button.disabled = false;
       }
     });
-    return h("div", { class: "stand-in stand-in-end-row", dataset: { player: seat.id } }, button, error);
+    return [button, error];
   }
 
   return { el, update };

@@ -15,6 +15,11 @@ const MAX_HEIGHT = 16000; // taller images are scaled down (browsers cap a canva
 export const PAD = 40;
 export const INK = { bg: "#f6f7f9", card: "#ffffff", line: "#d5d9e0", text: "#1b1e24", muted: "#5b6270", accent: "#4338ca", ok: "#15803d", bad: "#b42318" };
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
+// Board coordinates ("O1", "I10"): in the sans-serif above, "O1" reads "01" and "I1" "11". A
+// monospace face gives the letter its own shape (a round O, a serifed I), and those first in
+// the list mark their zero (slashed or dotted); where the face has a plain zero after all,
+// sheet.coords() slashes it by hand (see zeroIsMarked).
+export const COORD_FONT = 'Menlo, "SF Mono", Consolas, "Cascadia Mono", "Roboto Mono", "DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono", monospace';
 
 let styled = false;
 
@@ -124,9 +129,40 @@ function sheet(g, dry = false) {
       rows.forEach((row, i) => this.text(row, x, y + i * size * leading, { size, weight, colour, max }));
       return rows.length * size * leading;
     },
-    measure(text, { size = 20, weight = 400 } = {}) {
-      g.font = `${weight} ${size}px ${FONT}`;
+    measure(text, { size = 20, weight = 400, font = FONT } = {}) {
+      g.font = `${weight} ${size}px ${font}`;
       return g.measureText(String(text ?? "")).width;
+    },
+    /** Board coordinates at (x, y), in COORD_FONT, each zero unmistakable; returns the width. */
+    coords(text, x, y, { size = 20, weight = 400, colour = INK.text } = {}) {
+      const shown = String(text ?? "");
+      g.font = `${weight} ${size}px ${COORD_FONT}`;
+      g.fillStyle = colour;
+      g.textBaseline = "top";
+      g.textAlign = "left";
+      const width = g.measureText(shown).width;
+      if (dry) return width;
+      g.fillText(shown, x, y);
+      if (!zeroIsMarked(g.font)) slashZeros(g, shown, x, y, size, colour);
+      return width;
+    },
+    /** A line of plain text and coordinates: `runs` are strings and {coords: "O1"}; the plain
+     * ones are cut with "…" when the line would pass `max` px. Returns the width used. */
+    line(runs, x, y, { size = 20, weight = 400, colour = INK.text, max = WIDTH - x - PAD } = {}) {
+      const coordsWidth = runs.reduce((sum, r) => sum + (typeof r === "string" ? 0 : this.measure(r.coords, { size, weight, font: COORD_FONT })), 0);
+      let room = max - coordsWidth;
+      let at = x;
+      for (const run of runs) {
+        if (typeof run === "string") {
+          if (!run || room <= 0) continue;
+          const used = this.text(run, at, y, { size, weight, colour, max: room });
+          room -= used;
+          at += used;
+        } else {
+          at += this.coords(run.coords, at, y, { size, weight, colour });
+        }
+      }
+      return at - x;
     },
     box(x, y, w, hgt, { fill = INK.card, stroke = INK.line, radius = 12, width = 1 } = {}) {
       if (dry) return;
@@ -165,6 +201,53 @@ function sheet(g, dry = false) {
       return y + 16;
     },
   };
+}
+
+// Whether a face's zero already has a slash or a dot, per canvas font string: its middle is
+// inked (a plain zero, like an O, is hollow there). Checked once, on a scratch canvas.
+const zeroMarks = new Map();
+
+function zeroIsMarked(font) {
+  if (zeroMarks.has(font)) return zeroMarks.get(font);
+  const probe = document.createElement("canvas");
+  probe.width = probe.height = 64;
+  const g = probe.getContext("2d", { willReadFrequently: true });
+  g.font = font.replace(/\d+(\.\d+)?px/, "48px");
+  g.textAlign = "center";
+  g.textBaseline = "middle";
+  g.fillStyle = "#000";
+  const m = g.measureText("0");
+  // The glyph's own middle (its box, not the em's): the baseline sits lower than the centre.
+  const middle = 32 + (m.actualBoundingBoxDescent - m.actualBoundingBoxAscent) / 2;
+  g.fillText("0", 32, 32);
+  const size = 6;
+  const { data } = g.getImageData(32 - size / 2, Math.round(middle - size / 2), size, size);
+  let inked = false;
+  for (let i = 3; i < data.length; i += 4) if (data[i] > 96) inked = true;
+  zeroMarks.set(font, inked);
+  return inked;
+}
+
+/** A slash across each "0" of `text` drawn at (x, y) (top baseline) in the context's font. */
+function slashZeros(g, text, x, y, size, colour) {
+  const chars = Array.from(text);
+  g.save();
+  g.strokeStyle = colour;
+  g.lineWidth = Math.max(1.5, size / 11);
+  g.lineCap = "round";
+  chars.forEach((char, i) => {
+    if (char !== "0") return;
+    const left = x + g.measureText(chars.slice(0, i).join("")).width;
+    const m = g.measureText("0");
+    const top = y - m.actualBoundingBoxAscent;
+    const bottom = y + m.actualBoundingBoxDescent;
+    const w = m.width;
+    g.beginPath();
+    g.moveTo(left + w * 0.28, bottom - (bottom - top) * 0.12);
+    g.lineTo(left + w * 0.72, top + (bottom - top) * 0.12);
+    g.stroke();
+  });
+  g.restore();
 }
 
 function fit(g, text, max) {

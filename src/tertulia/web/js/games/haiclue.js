@@ -65,7 +65,8 @@ export function mount(element, ctx) {
   const recap = createRecap(ctx);
   const main = h("div", { class: "hc-main" }, endBox, meterBox, recap.el, readingBox, targetsCard, builder.el, doneBox, revealBox);
   const side = h("div", { class: "hc-side" }, playersBox, historyBox);
-  const root = h("div", { class: "haiclue", id: "haiclue" }, head, flash, h("div", { class: "hc-columns" }, main, side));
+  const columns = h("div", { class: "hc-columns" }, main, side);
+  const root = h("div", { class: "haiclue", id: "haiclue" }, head, flash, columns);
   element.append(root);
 
   let push = null;
@@ -390,6 +391,9 @@ export function mount(element, ctx) {
     paintHistory(historyBox, ctx, v, nick);
     recap.update(push, nick);
     if (ended && !recap.el.hidden) historyBox.hidden = true; // the recap has every round
+    // At the end the side column is empty: the podium and the recap take its width.
+    side.hidden = playersBox.hidden && historyBox.hidden;
+    columns.classList.toggle("no-side", side.hidden);
     if (v.you && typeof v.you.may_chat === "boolean") ctx.setChatAllowed(v.you.may_chat);
     status(v, turnover);
     tick();

@@ -102,6 +102,16 @@ function paintBoard(g, { board, colours, target, markers, players }, x, y, size)
   }
 }
 
+// A sentence with a cell in it ("Target: O1") is drawn in two faces: the words in the sheet's
+// own, the cell in its coordinates' (_recap.js). The cell goes in as this mark, to split on.
+const CELL = "\u0000";
+
+/** `sentence`'s runs for sheet.line(): its words around CELL, and `cell` in its place. */
+function withCell(sentence, cell) {
+  const [before, ...after] = sentence.split(CELL);
+  return after.length ? [before, { coords: cell }, after.join(cell)] : [sentence];
+}
+
 function players(push) {
   return new Map((push.view.players || []).map((p) => [p.id, p.nickname]));
 }
@@ -187,7 +197,9 @@ export function recapPainter(ctx, push, colours) {
       ty += 36;
       const hex = hexOf(push, colours, r.target);
       if (hex) sheet.box(textX, ty, 26, 26, { fill: hex, stroke: "#111", radius: 4 });
-      sheet.text(r.target ? ctx.t("game.pitacor.recap.target", { cell: r.target }) : ctx.t("game.pitacor.history.unfinished"), textX + 36, ty + 2, { size: 20, weight: 700, max: textW - 36 });
+      const said = { size: 20, weight: 700, max: textW - 36 };
+      if (r.target) sheet.line(withCell(ctx.t("game.pitacor.recap.target", { cell: CELL }), r.target), textX + 36, ty + 2, said);
+      else sheet.text(ctx.t("game.pitacor.history.unfinished"), textX + 36, ty + 2, said);
       ty += 34;
       r.clues.forEach((clue, i) => {
         sheet.text(`${ctx.t(i ? "game.pitacor.clue2" : "game.pitacor.clue1")} “${clue}”`, textX, ty, { size: 20, max: textW });
@@ -199,7 +211,8 @@ export function recapPainter(ctx, push, colours) {
       ty += r.passed ? 30 : 6;
       for (const seat of guessers) {
         sheet.avatar(seat, names.get(seat) ?? "?", textX, ty, 24);
-        sheet.text(`${names.get(seat) ?? "?"}  ${r.markers[seat].map((c) => c ?? "–").join(" · ")}`, textX + 32, ty + 2, { size: 18, max: textW - 90 });
+        const cells = r.markers[seat].flatMap((c, i) => [i ? " · " : "", c ? { coords: c } : "–"]);
+        sheet.line([`${names.get(seat) ?? "?"}  `, ...cells], textX + 32, ty + 2, { size: 18, max: textW - 90 });
         const points = r.points?.[seat];
         if (typeof points === "number") sheet.text(`+${points}`, WIDTH - PAD - 24, ty + 2, { size: 18, weight: 700, colour: points ? INK.ok : INK.muted, align: "right" });
         ty += 30;
