@@ -9,9 +9,18 @@ does (a room saves one every ``SNAPSHOT_EVERY``). Then it times what ``tertulia 
 before it listens: open the store, read every live room (``load_live_rooms``: snapshot and tail) and
 rebuild and start each one (``RoomManager.start``). ``--compare N`` also times N rooms
 restored from their whole logs (the snapshots removed), for what the snapshots save.
+``--replay`` also times folding one room's whole log in this process (decode and fold each
+record, as ``replay`` does), the best of three.
+
+``--against REV`` measures the code of git revision REV and this working tree in the same run,
+turn by turn (``--repeat`` times each, in child processes that import ``tertulia`` from each
+tree's ``src``), and prints each side's median and their ratio: on a shared machine a change
+is only seen against a "before" measured in the same minutes.
 
     .venv/bin/python benchmarks/restart.py --rooms 1000 --records 1000 --compare 50
     .venv/bin/python benchmarks/restart.py --rooms 1000 --records 1000 --after-snapshot 100
+    .venv/bin/python benchmarks/restart.py --rooms 200 --after-snapshot 99 --replay \
+        --against 1975d6f --repeat 3
 
 The database is written straight with sqlite3 (one transaction), not through the store's
 writer: that is set-up, not what is measured.
@@ -21,13 +30,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import sqlite3
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+import tertulia
 from tertulia.games import GAMES
 from tertulia.games.base import RuleError
 from tertulia.rooms.manager import RoomManager
@@ -41,6 +55,7 @@ from tertulia.rooms.model import (
     check_new,
     fold,
     new_room,
+    record_decoder,
     record_encoder,
 )
 from tertulia.rooms.replay import SNAPSHOT_EVERY, snapshot_of
@@ -181,6 +196,73 @@ async def restart(path: Path) -> tuple[int, dict[str, float]]:
     }
 
 
+def replay_one_log(records: int) -> dict[str, float]:
+    """Fold one room's whole log of ``records`` records into an empty room as ``replay`` does
+    (decode each record, fold it without judging text again): the best of three, seconds."""
+    payloads = [payload for _, _, payload in one_log(records, 0)[0]]
+    moves = sum(1 for p in payloads if isinstance(record_decoder.decode(p), GameMove))
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        model = new_room("BENCH", False, "pitacor", GAMES)
+        for payload in payloads:
+            fold(model, record_decoder.decode(payload), replaying=True)
+        best = min(best, time.perf_counter() - began)
+    return {"replay": best, "replay_records": len(payloads), "replay_moves": moves}
+
+
+def measure(args: argparse.Namespace) -> dict[str, float]:
+    """One run: the database written, the restart timed (and the rest ``args`` asks for)."""
+    results: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="tertulia-restart-") as folder:
+        path = Path(folder) / "restart.sqlite3"
+        write_database(path, args.rooms, args.records, args.after_snapshot)
+        results["rooms"], t = asyncio.run(restart(path))
+        results.update(t)
+    if args.replay:
+        results.update(replay_one_log(args.records))
+    return results
+
+
+def against(args: argparse.Namespace) -> None:
+    """This tree and revision ``args.against`` in the same run, turn by turn (ABBA...)."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="tertulia-before-") as before:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", args.against, "src"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", before], input=archive, check=True)
+        trees = {"before": Path(before) / "src", "after": root / "src"}
+        runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+        child = [sys.executable, __file__, "--json", "--rooms", str(args.rooms)]
+        child += ["--records", str(args.records), "--after-snapshot", str(args.after_snapshot)]
+        child += ["--replay"] if args.replay else []
+        for turn in range(args.repeat):
+            for side in ("before", "after") if turn % 2 == 0 else ("after", "before"):
+                env = {**os.environ, "PYTHONPATH": str(trees[side])}
+                out = subprocess.run(child, env=env, check=True, capture_output=True, text=True)
+                result = json.loads(out.stdout.splitlines()[-1])
+                if not result.pop("tertulia").startswith(str(trees[side])):
+                    raise RuntimeError(f"the {side} run did not import tertulia from its tree")
+                runs[side].append(result)
+                line = f"restart {result['total']:.2f} s (CPU {result['cpu']:.2f} s)"
+                if args.replay:
+                    line += f", one whole log replayed {result['replay'] * 1000:.1f} ms"
+                print(f"  {side:6} {line}", flush=True)
+    for key, label in (("total", "restart wall"), ("cpu", "restart CPU"), ("replay", "replay")):
+        if key not in runs["after"][0]:
+            continue
+        old = statistics.median(r[key] for r in runs["before"])
+        new = statistics.median(r[key] for r in runs["after"])
+        print(f"{label}: before {old:.3f} s, after {new:.3f} s: {old / new:.1f}x as fast")
+    tail = runs["after"][0]["tail_records"]
+    moves = runs["after"][0].get("replay_moves")
+    replayed = f"; the replayed log: {args.records} records, {moves} game moves" if moves else ""
+    print(f"({args.rooms} rooms, {tail} records after the snapshots{replayed})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=1000)
@@ -195,8 +277,22 @@ def main() -> None:
     parser.add_argument(
         "--compare", type=int, default=0, help="also restore this many rooms from whole logs"
     )
+    parser.add_argument(
+        "--replay", action="store_true", help="also time one whole log folded in this process"
+    )
+    parser.add_argument(
+        "--against", metavar="REV", help="also measure git revision REV, turn by turn with this"
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each side (--against)")
+    parser.add_argument("--json", action="store_true", help="one run, its numbers as JSON")
     args = parser.parse_args()
+    if args.json:
+        print(json.dumps({**measure(args), "tertulia": tertulia.__file__}))
+        return
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if args.against:
+        against(args)
+        return
     with tempfile.TemporaryDirectory(prefix="tertulia-restart-") as folder:
         path = Path(folder) / "restart.sqlite3"
         t0 = time.perf_counter()
@@ -228,6 +324,12 @@ def main() -> None:
                 f"({per_room * 1000:.1f} ms a room: {per_room * args.rooms:.1f} s for "
                 f"{args.rooms})"
             )
+    if args.replay:
+        t = replay_one_log(args.records)
+        print(
+            f"one whole log of {t['replay_records']} records ({t['replay_moves']} game moves) "
+            f"replayed in {t['replay'] * 1000:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@
 The ladder (``check_and_apply``): the room's actions only from the room, a timeout only once
 due, ``Extend`` handled here for every game; a game's own actions only from a seated player
 who has not left, before the end, in a phase that allows them. The handler changes a copy of
-the state, so a ``RuleError`` anywhere leaves the caller's state untouched.
+the state, so a ``RuleError`` anywhere leaves the caller's state untouched. The copy is
+``clone`` (whole and deep) unless a game gives its own (``apply_with(copy=...)``): Pitacor's
+copies only what an action may change and shares the rest, its filed rounds above all.
 """
 
 from __future__ import annotations
@@ -43,13 +45,15 @@ def check_and_apply(
     allowed: frozenset[type],
     ended: bool,
     playing: bool,
+    copy: Callable[[M], M] = clone,
 ) -> tuple[M, list[Event]]:
     """The ladder every game's ``apply`` climbs, then the handler, on a copy of the state.
 
     Room actions only from the room (a timeout only once its deadline has come; an extension is
     handled here, the same for every game); a game's own actions only from a seated player,
-    before the end, in a phase that ``allowed`` lists. The handler changes the copy; a
-    ``RuleError`` anywhere leaves the caller's state untouched.
+    before the end, in a phase that ``allowed`` lists. The handler changes the copy (made by
+    ``copy``: all the handlers may change must be new in it); a ``RuleError`` anywhere leaves
+    the caller's state untouched.
     """
     if isinstance(action, SYSTEM_ACTIONS):
         if seat is not None:
@@ -57,7 +61,7 @@ def check_and_apply(
         if isinstance(action, Timeout) and (state.deadline is None or now < state.deadline):
             raise RuleError(EARLY_TIMEOUT, "Nothing has timed out yet.")
         if isinstance(action, Extend):
-            return extend(state, action)
+            return extend(state, action, copy)
     else:
         if type(action) not in handlers:
             raise RuleError("action.unknown", "This game has no such action.")
@@ -67,18 +71,18 @@ def check_and_apply(
             raise RuleError(NOT_A_PLAYER, "You are not playing in this match.")
         if type(action) not in allowed:
             raise RuleError(WRONG_PHASE, "That can't be done at this point of the game.")
-    new = clone(state)
+    new = copy(state)
     events: list[Event] = []
     handlers[type(action)](new, seat, action, now, events)
     return new, events
 
 
-def extend(state: M, action: Extend) -> tuple[M, list[Event]]:
+def extend(state: M, action: Extend, copy: Callable[[M], M] = clone) -> tuple[M, list[Event]]:
     """``Extend`` for any game whose state keeps its ``deadline``: the deadline moves to
     ``action.until`` if that is later, on a copy; whatever the clock is for (a clue, a guess, a
     reveal, a wait for someone) stays as it was. Games that derive something from the
     deadline do so when they need it (Pitacor's paused clue clock), so they see the new one."""
-    new = clone(state)
+    new = copy(state)
     if state.deadline is None or not action.until > state.deadline:  # (a NaN moves nothing)
         return new, []
     new.deadline = action.until
@@ -91,12 +95,14 @@ def apply_with(
     seats: Seating[M, Any],
     *,
     judging: Iterable[type] = (),
+    copy: Callable[[M], M] = clone,
 ) -> Callable[..., tuple[M, list[Event]]]:
     """A game's ``apply``: every game climbs the same ladder (``check_and_apply``) with its own
     handlers and the actions each phase allows; its ``seats`` say when the match is over and
     who plays (a seat ``find`` finds that has not left). ``judging``: the actions whose
     handler judges free text (a clue, a title); that handler takes the keyword
-    ``judge_text`` (True by default), which ``apply(..., judge_text=False)`` turns off."""
+    ``judge_text`` (True by default), which ``apply(..., judge_text=False)`` turns off.
+    ``copy``: how the state is copied before a handler changes it (``check_and_apply``)."""
     if not set(judging) <= set(handlers):
         raise ValueError(f"expected judging actions among the handlers, got {judging!r}")
     trusting = {
@@ -118,6 +124,7 @@ def apply_with(
             allowed=phase_actions[state.phase],
             ended=state.phase is seats.ended,
             playing=is_playing(seats.find(state, seat)),
+            copy=copy,
         )
 
     return apply

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from tertulia.games import base
 from tertulia.games.base import Drop, Event, Join, Leave, Player, Return, Timeout
 from tertulia.games.pitacor import rules
@@ -40,7 +42,8 @@ class Match:
     """A match being played: ``state``, the log of what was applied, and a settable clock."""
 
     def __init__(self, count: int = 4, seed: int = 7, public: bool = False, **settings: Any):
-        self.settings = Settings(**settings)
+        # As the room makes them (``msgspec.convert``): "end_of_round" becomes the enum.
+        self.settings = msgspec.convert(settings, Settings)
         self.now = 1000.0
         self.seed = seed
         self.public = public

@@ -13,7 +13,10 @@ Random players do random things, legal or not, in random settings, with the cloc
   a player every other player who stayed in the match gives exactly once (issue 17: a leave
   and rejoin skipped someone);
 - a running match never waits for an absent player: with no clock running, someone who is
-  here can move it on (issue 17: an untimed reveal waited for a next giver who had dropped).
+  here can move it on (issue 17: an untimed reveal waited for a next giver who had dropped);
+- folding never changes an earlier state (each move changes a fork that shares the filed
+  rounds with the state before it), folds exactly as a whole copy of the state did, and a
+  restart from any saved state replays to the live match.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from tertulia.games.pitacor.state import (
     PassClue,
     Phase,
     SelectCell,
+    State,
 )
 from tertulia.games.pitacor.views import view, views_changed_by
 
@@ -250,6 +254,49 @@ def test_random_matches_keep_every_promise(count, seed, options, data):
         if match.phase is Phase.ENDED:
             break
     assert match.replay() == match.state
+
+
+# Pitacor's rules folded as before forks: every move on a whole copy (``base.clone``).
+_apply_on_a_whole_copy = base.apply_with(
+    rules._HANDLERS, rules.PHASE_ACTIONS, rules.SEATS, judging={GiveClue}
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    count=st.integers(min_value=3, max_value=10),
+    seed=st.integers(min_value=0, max_value=2**32),
+    options=match_settings,
+    data=st.data(),
+)
+def test_a_fold_never_changes_an_earlier_state(count, seed, options, data):
+    """ "A game is pure: apply(state, seat, action, now) returns a new state ... and leaves the
+    state exactly as it was" (games/base.py). After a whole random match, refused moves and
+    moves past its end included, every state it went through is still byte for byte what it
+    was when it was made; folding the log on whole copies gives the very same states; and a
+    restart from any of them (its saved bytes, then the rest of the log replayed without
+    judging text, as the room does) ends where the live match is."""
+    match = Match(count, seed=seed, **options)
+    encode = msgspec.msgpack.encode
+    states = [(match.state, encode(match.state))]  # the state after each accepted move
+    for _ in range(data.draw(st.integers(min_value=20, max_value=150))):
+        seat, action = _moves(match, data)
+        try:
+            match.act(seat, action)
+        except RuleError:
+            continue
+        states.append((match.state, encode(match.state)))
+    for number, (state, made) in enumerate(states):
+        assert encode(state) == made, f"the state after move {number} changed later"
+    whole = rules.start(match.settings, match.players, match.seed, 1000.0, public=match.public)
+    for (seat, action, now), (state, _) in zip(match.log, states[1:], strict=True):
+        whole, _ = _apply_on_a_whole_copy(whole, seat, action, now)
+        assert whole == state
+    saved = data.draw(st.integers(min_value=0, max_value=len(match.log)))
+    restarted = msgspec.msgpack.decode(states[saved][1], type=State)
+    for seat, action, now in match.log[saved:]:
+        restarted, _ = rules.apply(restarted, seat, action, now, judge_text=False)
+    assert restarted == match.state
 
 
 @settings(max_examples=25, deadline=None)

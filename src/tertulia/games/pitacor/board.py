@@ -63,6 +63,9 @@ class Board(msgspec.Struct, frozen=True):
 
     def canonical(self, coordinate: str) -> str | None:
         """The coordinate as the board prints it (``" h12"`` → ``"H12"``), or None."""
+        # What a client sends is printed already: one set lookup instead of a regex.
+        if type(coordinate) is str and coordinate in _cell_set(self.cols, self.rows):
+            return coordinate
         cell = self.parse(coordinate)
         return None if cell is None else self.name(*cell)
 
@@ -121,3 +124,8 @@ def palette(cols: int, rows: int) -> tuple[str, ...]:
 @cache
 def _cell_names(cols: int, rows: int) -> tuple[str, ...]:
     return tuple(f"{chr(ord('A') + r)}{c + 1}" for r in range(rows) for c in range(cols))
+
+
+@cache
+def _cell_set(cols: int, rows: int) -> frozenset[str]:
+    return frozenset(_cell_names(cols, rows))

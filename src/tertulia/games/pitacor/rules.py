@@ -6,7 +6,8 @@ The round's flow lives in ``flow.py``, players coming and going in ``seats.py``.
 sentences from ``shared/rules/pitacor.txt`` are quoted where they decide something; choices
 the rules leave open are explained in ``docs/games/pitacor.md``.
 
-``apply`` works on a copy: a ``RuleError`` raised half-way leaves the caller's state untouched.
+``apply`` works on a copy (``fork.py``: new where an action may change it, shared where none
+does): a ``RuleError`` raised half-way leaves the caller's state untouched, and so does success.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from .flow import (
     waiting_guessers,
     who_may_start_next_round,
 )
+from .fork import fork
 from .seats import drop, join, leave, return_
 from .settings import GuessMode, MarkerVisibility, OnTimeout, Settings
 from .state import (
@@ -68,6 +70,7 @@ from .state import (
     Round,
     SelectCell,
     State,
+    occupied,
 )
 
 __all__ = [  # what tests, views and the room use from here
@@ -245,7 +248,7 @@ def _require_guesser_to_act(state: State, seat: str) -> None:
 
 
 def _require_free(state: State, cell: str) -> None:
-    if any(m.cell == cell for m in state.round.markers):
+    if cell in occupied(state.round):
         # "An occupied cell can't take another marker, not even your own second one."
         raise RuleError(CELL_TAKEN, "That cell already has a marker.", cell=cell)
 
@@ -296,7 +299,7 @@ def force_guesses(state: State, now: float, events: list[Event]) -> None:
         pending = [g for g in rnd.guessers if g not in rnd.confirmed]
     for seat in pending:
         cell = rnd.selections.get(seat)
-        if cell is not None and not any(m.cell == cell for m in rnd.markers):
+        if cell is not None and cell not in occupied(rnd):
             place_marker(state, seat, cell, events)
         else:  # nothing to place: say so, or the player learns it only at the reveal
             events.append(Event("guess.missed", {"seat": seat}))
@@ -328,5 +331,6 @@ _HANDLERS: dict[type, base.Handler] = {
 }
 
 # "apply(state, seat, action, now) -> (State, events)": the contract's entry point (base.py);
-# a replayed clue (judge_text=False) is not looked up in the word lists again.
-apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, SEATS, judging={GiveClue})
+# a replayed clue (judge_text=False) is not looked up in the word lists again; each action
+# changes a fork of the state, not a whole copy.
+apply = base.apply_with(_HANDLERS, PHASE_ACTIONS, SEATS, judging={GiveClue}, copy=fork)

@@ -84,13 +84,19 @@ class Member(SeatedPlayer):
     turns_given: int = 0
 
 
-class Marker(msgspec.Struct):
+class Marker(msgspec.Struct, frozen=True):
+    """A marker on the board: placed once, never moved (so states share them, ``fork.py``)."""
+
     seat: str
     cell: str
     guess: int  # 1 or 2
 
 
-class Round(msgspec.Struct):
+class Round(msgspec.Struct, dict=True):
+    """One round; once filed in ``State.history``, never changed again (``fork.py``).
+
+    (``dict=True``: room for ``occupied``'s index, which is never stored nor compared.)"""
+
     number: int
     giver: str
     candidates: list[str]
@@ -131,3 +137,29 @@ class State(msgspec.Struct):
     end_reason: str = ""
     history: list[Round] = []  # finished rounds, oldest first
     outcome: Outcome | None = None
+
+
+def occupied(rnd: Round) -> frozenset[str]:
+    """The cells that have a marker this round ("One cell, one marker").
+
+    Every selection is checked against them, and selecting is the commonest move of a match,
+    so they are kept beside the markers instead of scanned for: built again only when the
+    markers changed (they only grow in a round, and never two on one cell, so a set as long as
+    the list, made from that very list, is up to date)."""
+    markers = rnd.markers
+    cached = rnd.__dict__.get("_occupied")
+    if cached is not None and cached[0] is markers and len(cached[1]) == len(markers):
+        return cached[1]
+    cells = frozenset(m.cell for m in markers)
+    rnd.__dict__["_occupied"] = (markers, cells)
+    return cells
+
+
+def carry_occupied(old: Round, new: Round) -> None:
+    """Give ``new`` (a copy of ``old`` with a new markers list) ``old``'s index, if it is up
+    to date: the set is never changed in place, so the two rounds may share it."""
+    cached = old.__dict__.get("_occupied")
+    if cached is not None and cached[0] is old.markers and len(cached[1]) == len(old.markers):
+        new.__dict__["_occupied"] = (new.markers, cached[1])
+    else:
+        new.__dict__.pop("_occupied", None)
