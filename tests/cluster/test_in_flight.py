@@ -1,23 +1,32 @@
-"""A frame relayed to an owner that dies before answering it is answered by the node holding
+"""What is in flight between a connection's node and a room's owner when the owner changes.
+
+A frame relayed to an owner that dies before answering it is answered by the node holding
 the socket (``room.outcome_unknown``): the player hears at once that nobody can say whether
 it counted, rather than waiting out their own timeout, and the whole picture from the new
 owner tells them. A frame still on its way when the owner let the room go is answered
-``room.moved``: the owner answered everything that reached it before it said so."""
+``room.moved``: the owner answered everything that reached it before it said so. And a room
+reached through a former owner is given up as soon as the lease is seen to have moved on,
+so nothing attached or attaching through it waits for answers nobody will send."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
+from types import SimpleNamespace
 
 import msgspec
 import pytest
-from cluster_testing import cluster, run
+import redis.asyncio
+from cluster_testing import REDIS_URL, cluster, run
 
 from tertulia import protocol as p
 from tertulia.client import Client, ClientError
 from tertulia.cluster import wire
 from tertulia.cluster.inbound import Inbound
+from tertulia.cluster.leases import Owner
+from tertulia.cluster.node import ClusterRooms
 from tertulia.cluster.relay import RelayedPeer, RemoteRoom
+from tertulia.games.base import RuleError
 
 
 def test_a_move_heard_by_an_owner_that_then_dies_is_answered_outcome_unknown(tmp_path) -> None:
@@ -176,3 +185,64 @@ def test_the_owner_tells_which_request_each_push_answers() -> None:
     peer.send(p.Error(5, "action.not_your_turn", "Not your turn."))
     peer.send(p.Notice("room.closed", "The room was closed."))
     assert [answers for *_, answers in bus.pushed] == [4, 5, None]
+
+
+# ---------------------------------------------------------------- the owner moved on
+
+
+def _cluster_node() -> ClusterRooms:
+    """A node's ``ClusterRooms`` on the fake bus (its Redis client is never used here)."""
+    manager = SimpleNamespace(store=None, games={}, on_lost=None)
+    rooms = ClusterRooms(manager, redis.asyncio.Redis.from_url(REDIS_URL), node="here")
+    rooms.bus = _Bus()
+    return rooms
+
+
+def test_a_room_reached_through_a_former_owner_is_given_up_when_the_lease_moved_on() -> None:
+    """Two players of this node come back at once: one attaches through the owner the lease
+    named then, the other finds the lease already moved to a new owner. The first must not
+    wait for an answer nobody will send: its attach fails ``room.moved`` (it asks again, and
+    finds the new owner) and a frame it had in flight is answered."""
+
+    async def go() -> None:
+        node = _cluster_node()
+        old = node._remote("ABCD", Owner("gone", 1))
+        ana = _Session("here/1")
+        attaching = asyncio.ensure_future(old.attach(ana, "Ana", 5, resume=True))
+        await asyncio.sleep(0)  # its Attach is on its way to "gone"
+        bo = _attached(node, old, "here/2")
+        old.submit(bo, _act(9))
+        new = node._remote("ABCD", Owner("next", 2))
+        assert new is not old and new.owner == "next" and node.remote["ABCD"] is new
+        with pytest.raises(RuleError) as refused:
+            await asyncio.wait_for(attaching, 1)
+        assert refused.value.code == "room.moved"
+        assert bo.answers() == [(9, "room.outcome_unknown")]
+
+    asyncio.run(go())
+
+
+def test_an_answer_from_a_former_owner_does_not_answer_an_attach_to_the_new_one() -> None:
+    async def go() -> None:
+        node = _cluster_node()
+        room = node._remote("ABCD", Owner("next", 2))
+        ana = _Session("here/1")
+        attaching = asyncio.ensure_future(room.attach(ana, "Ana", 5, resume=True))
+        await asyncio.sleep(0)
+        node._on_message(wire.Attached("here/1", "ABCD", None, "tiny", owner="gone"))
+        await asyncio.sleep(0)
+        assert not attaching.done()  # "gone" seated her nowhere this node reaches now
+        node._on_message(wire.Attached("here/1", "ABCD", None, "tiny", owner="next"))
+        await asyncio.wait_for(attaching, 1)
+
+    asyncio.run(go())
+
+
+def test_a_release_from_a_former_owner_leaves_the_room_reached_through_the_new_one() -> None:
+    node = _Node()
+    room = node.remote_room()  # reached through "owner"
+    session = _attached(node, room, "here/1")
+    node._on_message(wire.Released("ABCD", ["here/1"], owner="gone"))
+    assert node.remote["ABCD"] is room and not room.closed and node.found_again == []
+    node._on_message(wire.Released("ABCD", ["here/1"], owner="owner"))
+    assert room.closed and node.found_again == [session]

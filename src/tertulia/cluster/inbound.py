@@ -47,15 +47,16 @@ class Inbound:
             self._spawn(self._attach(message))
         elif isinstance(message, wire.Attached):
             remote = self.remote.get(message.room)
-            if remote is not None:
+            if _from_its_owner(remote, message.owner):
                 remote.attached(message)
         elif isinstance(message, wire.Detach):
             held = self.relayed.pop(message.conn, None)
             if held is not None:
                 held[1].detach(held[0])
         elif isinstance(message, wire.Released):
-            remote = self.remote.pop(message.room, None)
-            if remote is not None:
+            remote = self.remote.get(message.room)
+            if _from_its_owner(remote, message.owner):
+                del self.remote[message.room]
                 for session in remote.give_up(owner_died=False):
                     self._find_again(session, message.room)
 
@@ -70,7 +71,7 @@ class Inbound:
             error = moved()
             answer = p.Error(message.id, error.code, error.message)
             self.bus.push(node, frame.conn, p.encode(answer), message.id)
-            self.bus.send(node, wire.Released(frame.room, [frame.conn]))
+            self.bus.send(node, wire.Released(frame.room, [frame.conn], self.bus.node))
             return
         peer, room = held
         room.submit(peer, message)
@@ -79,24 +80,22 @@ class Inbound:
         room = self.manager.get(attach.room)
         if room is None:
             error = moved()
-            self.bus.send(
-                attach.reply_to,
-                wire.Attached(attach.conn, attach.room, (error.code, error.message, {})),
+            answer = wire.Attached(
+                attach.conn, attach.room, (error.code, error.message, {}), owner=self.bus.node
             )
+            self.bus.send(attach.reply_to, answer)
             return
         peer = RelayedPeer(self.bus, attach.reply_to, attach.conn, attach.player)
         try:
             await room.attach(peer, attach.nickname, attach.msg_id, resume=attach.resume)
         except RuleError as error:
-            self.bus.send(
-                attach.reply_to,
-                wire.Attached(attach.conn, attach.room, (error.code, error.message, error.params)),
-            )
+            refusal = (error.code, error.message, error.params)
+            answer = wire.Attached(attach.conn, attach.room, refusal, owner=self.bus.node)
+            self.bus.send(attach.reply_to, answer)
             return
         self.relayed[attach.conn] = (peer, room)
-        self.bus.send(
-            attach.reply_to, wire.Attached(attach.conn, attach.room, None, room.game.NAME)
-        )
+        seated = wire.Attached(attach.conn, attach.room, None, room.game.NAME, self.bus.node)
+        self.bus.send(attach.reply_to, seated)
 
     def _refuse_unheard(self, frame: wire.Frame) -> None:
         session = self.relaying.get(frame.conn)
@@ -109,3 +108,10 @@ class Inbound:
         self.awaiting.get(frame.conn, set()).discard(message.id)
         error = moved()
         session.send(p.Error(message.id, error.code, error.message))
+
+
+def _from_its_owner(remote: RemoteRoom | None, sender: str) -> bool:
+    """Whether a message about ``remote`` comes from the owner it is reached through (an
+    answer or a release from a former owner is about a room this node no longer reaches there;
+    a sender left empty is a node from before the messages named it: taken at its word)."""
+    return remote is not None and (not sender or remote.owner == sender)

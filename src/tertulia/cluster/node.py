@@ -294,7 +294,7 @@ class ClusterRooms(Inbound):
                 del self.relayed[conn]
                 by_node.setdefault(peer.node, []).append(conn)
         for node, conns in by_node.items():
-            self.bus.send(node, wire.Released(code, conns))
+            self.bus.send(node, wire.Released(code, conns, self.node))
         for session in [peer for peer in room.peers if not isinstance(peer, RelayedPeer)]:
             self._find_again(session, code)
         log.info("let room %s go (%s)", code, "lost" if lost else "handed over")
@@ -302,8 +302,18 @@ class ClusterRooms(Inbound):
     # ------------------------------------------------------------------ reaching others
 
     def _remote(self, code: str, owner: Owner) -> RemoteRoom:
+        """The room as reached through ``owner``. One reached through a former owner is given
+        up first: the lease moved on while sessions were attached or attaching through it,
+        and nothing else would ever answer them (its owner's death is looked for among the
+        rooms reached now). Like a death, nobody can say whether the former owner applied what
+        it had not answered yet."""
         remote = self.remote.get(code)
-        if remote is None or remote.closed or remote.owner != owner.node:
+        if remote is not None and not remote.closed and remote.owner != owner.node:
+            del self.remote[code]
+            for session in remote.give_up(owner_died=True):
+                self._find_again(session, code)
+            remote = None
+        if remote is None or remote.closed:
             remote = RemoteRoom(
                 code, owner.node, self.games, self.bus, self.conn_of, self.relaying, self.awaiting
             )

@@ -60,6 +60,7 @@ class Attached(msgspec.Struct, tag="attached", frozen=True):
     room: str
     error: tuple[str, str, dict] | None = None  # code, sentence, params
     game: str = ""  # the game played there (a session's frame limit depends on it)
+    owner: str = ""  # the node answering: an answer from a former owner is not the new one's
 
 
 class Released(msgspec.Struct, tag="released", frozen=True):
@@ -68,6 +69,7 @@ class Released(msgspec.Struct, tag="released", frozen=True):
 
     room: str
     conns: list[str]
+    owner: str = ""  # the node that let it go: the room may already be reached through another
 
 
 ToNode = Attach | Frame | Detach | Pushes | Attached | Released
