@@ -246,3 +246,30 @@ def test_a_release_from_a_former_owner_leaves_the_room_reached_through_the_new_o
     assert node.remote["ABCD"] is room and not room.closed and node.found_again == []
     node._on_message(wire.Released("ABCD", ["here/1"], owner="owner"))
     assert room.closed and node.found_again == [session]
+
+
+def test_an_attach_the_owner_never_answers_fails_moved_and_is_taken_back() -> None:
+    """An owner that says nothing (its answer lost, or it died unnoticed) does not hold a
+    player for long: the attach fails ``room.moved`` after twice the lease (the session finds
+    the room again), and the owner is told to take the seat out if it seated it after all."""
+
+    async def go() -> None:
+        node = _Node()
+        room = RemoteRoom(
+            "ABCD",
+            "owner",
+            {},
+            node.bus,
+            lambda s: s.cluster_conn,
+            node.relaying,
+            node.awaiting,
+            attach_timeout=0.05,
+        )
+        ana = _Session("here/1")
+        with pytest.raises(RuleError) as refused:
+            await room.attach(ana, "Ana", 5, resume=True)
+        assert refused.value.code == "room.moved"
+        assert [type(m).__name__ for _, m in node.bus.sent] == ["Attach", "Detach"]
+        assert "here/1" not in node.relaying and not room.sessions
+
+    asyncio.run(go())

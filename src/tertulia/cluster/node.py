@@ -315,7 +315,14 @@ class ClusterRooms(Inbound):
             remote = None
         if remote is None or remote.closed:
             remote = RemoteRoom(
-                code, owner.node, self.games, self.bus, self.conn_of, self.relaying, self.awaiting
+                code,
+                owner.node,
+                self.games,
+                self.bus,
+                self.conn_of,
+                self.relaying,
+                self.awaiting,
+                attach_timeout=2 * self.leases.ttl_ms / 1000,
             )
             self.remote[code] = remote
         return remote

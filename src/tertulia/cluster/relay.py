@@ -27,7 +27,10 @@ from ..games.base import RuleError
 from . import wire
 from .bus import Bus
 
-ATTACH_TIMEOUT = 10.0  # an owner that does not answer in this long is treated as gone
+# An owner that does not answer an attach in this long is treated as gone (the node passes
+# twice its lease: past that, the lease has lapsed or been renewed, and finding the room
+# again asks the lease where it is now, rather than waiting on an answer that may never come).
+ATTACH_TIMEOUT = 10.0
 
 
 def moved() -> RuleError:
@@ -70,6 +73,7 @@ class RemoteRoom:
         conn_of: Callable[[Any], str],
         registry: dict[str, Any],
         awaiting: dict[str, set[int]],
+        attach_timeout: float = ATTACH_TIMEOUT,
     ) -> None:
         self.code = code
         self.owner = owner
@@ -82,6 +86,7 @@ class RemoteRoom:
         self.sessions: dict[str, Any] = {}  # conn → session, attached here
         self._registry = registry  # every remote room's sessions, by conn: where pushes go
         self._awaiting = awaiting  # conn → ids of its frames the owner has not answered yet
+        self._attach_timeout = attach_timeout
 
     def has_seat(self, player: str) -> bool | None:
         """Unknown here (None): the seats are the owner's, and it answers a join or a resume
@@ -111,12 +116,18 @@ class RemoteRoom:
             ),
         )
         try:
-            error = await asyncio.wait_for(answer, ATTACH_TIMEOUT)
-        except (TimeoutError, RuleError):
+            error = await asyncio.wait_for(answer, self._attach_timeout)
+        except TimeoutError:
+            self._forget(conn)
+            # If the owner seats it after all, it takes it out again (messages keep order).
+            self._bus.send(self.owner, wire.Detach(conn, self.code))
+            raise moved() from None
+        except RuleError:
             self._forget(conn)
             raise moved() from None
         finally:
-            self._waiting.pop(conn, None)
+            if self._waiting.get(conn) is answer:  # (not a later attach of the same conn)
+                del self._waiting[conn]
         if error is not None:
             self._forget(conn)
             code, sentence, params = error
