@@ -10,7 +10,7 @@ running again, and the reveal scores that marker.
 
 Only the browser acts: the pages connect, reconnect and rejoin with the client's own code.
 The test drives Debian's Chromium as the browser tests do (tests/e2e/conftest.py); without
-it the test fails (`make test` installs it), without Playwright it is skipped.
+it the test fails (`make test` installs it, and Playwright with the test extra).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from cluster_testing import Node, cluster, nginx_in_front
+from playwright.sync_api import expect, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 
@@ -48,8 +49,6 @@ CHROMIUM_ARGS = [  # as tests/e2e/conftest.py launches it
 CLASSIC = (30, 16)
 NAMES = ["Ana", "Bo", "Cy"]
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-expect = playwright_api.expect
 if not CHROMIUM.exists():  # `make test` installs it: a missing browser is a failure, not a skip
     pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium", pytrace=False)
 
@@ -79,7 +78,7 @@ class Tab:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as playwright:
+    with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield chromium

@@ -1,7 +1,8 @@
 """Fixtures for the browser tests: the real server as a subprocess, and Debian's Chromium.
 
-Every test that uses ``browser`` (directly or through ``player``) is skipped, with the reason,
-when ``/usr/bin/chromium`` or Playwright is missing. Screenshots go to ``test-artifacts/``.
+Every test that uses ``browser`` (directly or through ``player``) fails, saying what to
+install, when ``/usr/bin/chromium`` is missing; ``make test`` installs it, and Playwright with
+the test extra. A skipped browser test has not passed. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 import pytest
 from e2e_actions import LAPTOP
+from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -30,28 +32,6 @@ CHROMIUM_ARGS = [
 ]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover - reported as a skip reason below
-    sync_playwright = None
-
-SKIP_REASON = (
-    f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)"
-    if not CHROMIUM.exists()
-    else "Playwright for Python is not installed (pip install -e '.[test]')"
-    if sync_playwright is None
-    else None
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    if SKIP_REASON is None:
-        return
-    for item in items:
-        if "browser" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
-
 
 # --------------------------------------------------------------------------- the server
 
@@ -192,7 +172,11 @@ def browser() -> Iterator[Browser]:
     """One Chromium per test module; each player gets a context of their own.
 
     Not per session: Playwright's sync API keeps an event loop running while it is started,
-    and the other test folders call asyncio.run(), which refuses to run inside one."""
+    and the other test folders call asyncio.run(), which refuses to run inside one. A
+    missing browser fails the tests that need it (`make test` installs it): a skipped browser
+    test has not passed."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium", pytrace=False)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:

@@ -16,8 +16,7 @@ from e2e_actions import PHONE, create_room, join_room
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from package_copy import copy_package, install_example
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+from playwright.sync_api import expect
 
 
 @pytest.fixture

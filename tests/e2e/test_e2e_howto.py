@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 from e2e_actions import LAPTOP, PHONE, create_room, join_room
+from playwright.sync_api import expect
 
 from tertulia.games import GAMES
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "tertulia" / "web"

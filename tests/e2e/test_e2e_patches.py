@@ -7,12 +7,10 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from e2e_actions import create_room, join_room
+from playwright.sync_api import expect
 
 from tertulia.patches import diff
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
 
 
 def _random_json(rng: random.Random, depth: int = 0):

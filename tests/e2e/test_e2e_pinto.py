@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from e2e_actions import LAPTOP, create_room, join_room, no_horizontal_scroll
 from pinto_steps import (
     ZIGZAG,
@@ -34,8 +33,7 @@ from pinto_steps import (
     wait_for,
     write_title,
 )
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+from playwright.sync_api import expect
 
 TITLES = [
     ["lighthouse", "octopus", "volcano"],

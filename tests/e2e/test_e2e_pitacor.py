@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll
 from pitacor_steps import (
     Wire,
@@ -30,8 +29,7 @@ from pitacor_steps import (
     start_match,
     whose_turn,
 )
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+from playwright.sync_api import expect
 
 CLASSIC = (30, 16)
 ULTRA = (15, 8)

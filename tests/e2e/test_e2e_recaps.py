@@ -13,7 +13,6 @@ import re
 import struct
 from pathlib import Path
 
-import pytest
 from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll
 from haiclue_steps import build_clue, my_card, reading_author, ready, start_haiclue
 from haiclue_steps import guess as haiclue_guess
@@ -25,8 +24,7 @@ from pinto_steps import screen as pinto_screen
 from pinto_steps import wait_for as pinto_wait
 from pitacor_steps import choose_target, far_cell, find_giver, give_clue, place, ring_cell
 from pitacor_steps import start_match as start_pitacor
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+from playwright.sync_api import expect
 
 CLASSIC = (30, 16)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

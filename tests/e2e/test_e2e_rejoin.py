@@ -11,8 +11,7 @@ import json
 
 import pytest
 from e2e_actions import create_room, join_room
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+from playwright.sync_api import expect
 
 
 def _refusing_rejoins(page, code: str, times: int) -> list[str]:

@@ -8,10 +8,8 @@ suggests a computer player. On a laptop the language menu shows "Português (Bra
 
 from __future__ import annotations
 
-import pytest
 from e2e_actions import LAPTOP, PHONE, create_room, no_horizontal_scroll
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+from playwright.sync_api import expect
 
 # The widest part of a seat's mark and the left of its first host button, per bot row.
 PILL_AND_CONTROLS = """() => [...document.querySelectorAll('#seats li.is-bot')].map(li => ({

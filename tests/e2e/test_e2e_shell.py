@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from e2e_actions import (
     LAPTOP,
     PHONE,
@@ -19,8 +18,7 @@ from e2e_actions import (
     no_horizontal_scroll,
     set_nickname,
 )
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+from playwright.sync_api import expect
 
 
 def test_two_players_create_and_join_by_code_and_see_each_other(player):

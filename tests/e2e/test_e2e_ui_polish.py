@@ -27,8 +27,7 @@ from e2e_actions import (
 )
 from haiclue_steps import play_until_the_end, screen
 from pitacor_steps import play_until_the_podium, set_setting
-
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+from playwright.sync_api import expect
 
 # What every canvas of the page draws from now on: each fillText's text and font.
 SPY_ON_TEXT = """() => {

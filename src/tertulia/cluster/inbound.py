@@ -112,6 +112,7 @@ class Inbound:
 
 def _from_its_owner(remote: RemoteRoom | None, sender: str) -> bool:
     """Whether a message about ``remote`` comes from the owner it is reached through (an
-    answer or a release from a former owner is about a room this node no longer reaches there;
-    a sender left empty is a node from before the messages named it: taken at its word)."""
+    answer or a release from a former owner is about a room this node no longer reaches
+    there). A message built without a sender is taken at its word: every node names itself
+    now, and the nodes of one cluster run one version (``wire.Pushes`` changed shape too)."""
     return remote is not None and (not sender or remote.owner == sender)

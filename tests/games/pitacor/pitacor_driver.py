@@ -34,6 +34,10 @@ island castle garden orchid parrot rocket marble copper feather tiger whale wolf
 """.split()
 
 
+class CluesSpent(LookupError):
+    """The driver has no clue word left that the match has not used."""
+
+
 def players(count: int) -> list[Player]:
     return [Player(f"p{i + 1}", NAMES[i]) for i in range(count)]
 
@@ -150,8 +154,13 @@ class Match:
         return target
 
     def fresh_clue(self) -> str:
+        """A clue word the match has not used yet; ``CluesSpent`` once every one of
+        ``CLUE_WORDS`` has been (a random match may run that long)."""
         used = set(self.state.used_clues)
-        return next(c for c in CLUE_WORDS if c not in used)
+        for word in CLUE_WORDS:
+            if word not in used:
+                return word
+        raise CluesSpent(f"all {len(CLUE_WORDS)} clue words of the driver were used")
 
     def near(self, cell: str, rings: int, avoid: set[str] | None = None) -> str:
         """A free cell exactly ``rings`` away from ``cell`` (for aiming a guess)."""

@@ -144,22 +144,28 @@ def occupied(rnd: Round) -> frozenset[str]:
 
     Every selection is checked against them, and selecting is the commonest move of a match,
     so they are kept beside the markers instead of scanned for: built again only when the
-    markers changed (they only grow in a round, and never two on one cell, so a set as long as
-    the list, made from that very list, is up to date)."""
-    markers = rnd.markers
-    cached = rnd.__dict__.get("_occupied")
-    if cached is not None and cached[0] is markers and len(cached[1]) == len(markers):
-        return cached[1]
-    cells = frozenset(m.cell for m in markers)
-    rnd.__dict__["_occupied"] = (markers, cells)
+    markers changed (``_kept_occupied``)."""
+    cells = _kept_occupied(rnd)
+    if cells is None:
+        cells = frozenset(m.cell for m in rnd.markers)
+        rnd.__dict__["_occupied"] = (rnd.markers, cells)
     return cells
 
 
 def carry_occupied(old: Round, new: Round) -> None:
     """Give ``new`` (a copy of ``old`` with a new markers list) ``old``'s index, if it is up
     to date: the set is never changed in place, so the two rounds may share it."""
-    cached = old.__dict__.get("_occupied")
-    if cached is not None and cached[0] is old.markers and len(cached[1]) == len(old.markers):
-        new.__dict__["_occupied"] = (new.markers, cached[1])
+    cells = _kept_occupied(old)
+    if cells is not None:
+        new.__dict__["_occupied"] = (new.markers, cells)
     else:
         new.__dict__.pop("_occupied", None)
+
+
+def _kept_occupied(rnd: Round) -> frozenset[str] | None:
+    """The index kept on ``rnd``, if it is still that of its markers: made from this very list,
+    and as long as it (markers only grow in a round, never two on one cell)."""
+    kept = rnd.__dict__.get("_occupied")
+    if kept is not None and kept[0] is rnd.markers and len(kept[1]) == len(rnd.markers):
+        return kept[1]
+    return None
