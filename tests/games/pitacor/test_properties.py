@@ -337,8 +337,9 @@ def _advance(match: Match) -> None:
         movers = rules.who_may_start_next_round(state)
         if movers:
             match.act(movers[0], NextRound())
-        else:
+        elif state.deadline is not None:
             match.timeout()
+        # else: an untimed reveal with everyone away waits for whoever comes back first
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
