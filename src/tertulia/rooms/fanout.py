@@ -110,9 +110,6 @@ class FanOut:
     def tabs(self, player: str) -> int:
         return sum(1 for p in self._stays if p.player == player)
 
-    def online_players(self) -> list[str]:
-        return sorted({p.player for p in self._stays})
-
     def new_match(self) -> None:
         """A new match's blobs may reuse the last match's keys: everyone gets them again."""
         for stay in self._stays.values():
@@ -142,7 +139,7 @@ class FanOut:
                 encoded[id(view)] = _encode(view)
             views[player] = encoded[id(view)]
         self._last_views = _LastViews(seq, model, views)
-        room = self._room(model)
+        room = lobby_view(model)
         pushes = Pushes(
             room=self._share(_encode(room)),
             events=msgspec.Raw(_encode([{"kind": e.kind, **e.data} for e in events])),
@@ -222,7 +219,7 @@ class FanOut:
         if view == last:
             view = last  # one copy for the player's connections and the last change's views
         chat = list(model.chat) if with_chat else None
-        room = self._share(_encode(self._room(model)))
+        room = self._share(_encode(lobby_view(model)))
         return self._whole(peer, stay, model, version, room, view, _NO_CHANGE, chat)
 
     def _share(self, room: bytes) -> bytes:
@@ -261,10 +258,6 @@ class FanOut:
             self.remove(peer)
             if isinstance(record, Kicked):
                 peer.send(Notice("room.kicked", "The host removed you from the room."))
-
-    def _room(self, model: RoomModel) -> dict[str, Any]:
-        """What every seat sees of the room (its game view comes separately)."""
-        return lobby_view(model) | {"online": self.online_players()}
 
     def _new_blobs(self, stay: _Stay, peer: Peer, model: RoomModel) -> dict[str, Any] | None:
         """The game's blobs this seat may see and this connection does not have yet."""

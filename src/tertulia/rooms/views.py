@@ -45,6 +45,12 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
         ],
         "bots": has_bots(room.game.NAME),  # whether the host may add computer players
         "former_colours": dict(room.former_colours),
+        # The people here: every seat whose player is not away (their drop grace has not run
+        # out), in seat order. Read from the seats, never from the live connections, so that
+        # it changes only with a change of the room: a push rebuilt from patches always
+        # equals a whole one at the same version (a list of connections would change with
+        # no version to tell it by).
+        "online": [s.player for s in room.seats if s.online and s.bot is None],
     }
 
 

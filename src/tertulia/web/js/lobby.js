@@ -22,7 +22,7 @@ onLanguageChange(() => {
 export function isOnline(room, seat) {
   if (seat.bot) return true; // a computer player is always at the table
   // seats[].online is the room's presence (false once a dropped player's grace is over);
-  // room.online lists live connections but may lag a join, so it is only the fallback.
+  // room.online lists the same people (docs/protocol.md), for a client that reads a list.
   if (typeof seat.online === "boolean") return seat.online;
   return Array.isArray(room.online) ? room.online.includes(seat.id) : true;
 }
