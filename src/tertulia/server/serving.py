@@ -8,6 +8,7 @@ from typing import Any
 import uvicorn
 
 from .config import Config
+from .http import BoundedHttpToolsProtocol
 from .websocket import TertuliaWebSocket
 
 
@@ -28,6 +29,8 @@ def uvicorn_config(app: Any, config: Config, **overrides: Any) -> uvicorn.Config
         # Lighter per connection than uvicorn's default, with a small deflate state (why:
         # websocket.py).
         "ws": TertuliaWebSocket,
+        # A request's head is bounded as it is read (431 past it; why: http.py).
+        "http": BoundedHttpToolsProtocol,
     }
     options.update(overrides)
     return uvicorn.Config(app, **options)
