@@ -11,7 +11,9 @@ so nothing attached or attaching through it waits for answers nobody will send."
 from __future__ import annotations
 
 import asyncio
+import secrets
 import signal
+import time
 from types import SimpleNamespace
 
 import msgspec
@@ -27,6 +29,7 @@ from tertulia.cluster.leases import Owner
 from tertulia.cluster.node import ClusterRooms
 from tertulia.cluster.relay import RelayedPeer, RemoteRoom
 from tertulia.games.base import RuleError
+from tertulia.server.held import Held
 
 
 def test_a_move_heard_by_an_owner_that_then_dies_is_answered_outcome_unknown(tmp_path) -> None:
@@ -114,7 +117,7 @@ class _Node(Inbound):
         self.bus = _Bus()
         self.manager = None
         self.remote: dict[str, RemoteRoom] = {}
-        self.relaying: dict[str, object] = {}
+        self.relaying: dict[str, tuple[object, str]] = {}
         self.awaiting: dict[str, set[int]] = {}
         self.relayed: dict[str, tuple[RelayedPeer, object]] = {}
         self.found_again: list[object] = []
@@ -132,7 +135,8 @@ class _Node(Inbound):
 
 def _attached(node: _Node, room: RemoteRoom, conn: str) -> _Session:
     session = _Session(conn)
-    room.sessions[conn] = node.relaying[conn] = session
+    room.sessions[conn] = session
+    node.relaying[conn] = (session, room.owner)
     return session
 
 
@@ -165,17 +169,61 @@ def test_frames_on_their_way_when_the_owner_let_the_room_go_are_answered_moved()
     assert node.found_again == [session]  # and it goes to find the new owner
 
 
-def test_a_frame_that_reached_nobody_is_answered_moved_once() -> None:
-    """Refused where it was sent (``room.moved``, nothing applied), then no second answer when
-    the owner is given up."""
+def test_an_unheard_frame_is_answered_moved_once_if_its_session_stopped_following() -> None:
+    """A frame nobody heard was applied by nobody: a session no longer following its room is
+    told ``room.moved`` (send it again), and gets no second answer when the owner is given
+    up."""
     node = _Node()
     room = node.remote_room()
     session = _attached(node, room, "here/1")
     room.submit(session, _act(3))
     frame = node.bus.sent[-1][1]
-    node._refuse_unheard(frame)
+    unheard = node._unheard(frame)
+    assert unheard is not None
+    node._hold_again(*unheard)
     room.give_up(owner_died=True)
     assert session.answers() == [(3, "room.moved")]
+
+
+def test_a_frame_that_reached_nobody_waits_for_the_new_owner_with_what_its_session_holds() -> None:
+    """ "While a room moves, a connection is never told it is not in a room": a frame that
+    reached nobody is not owed by the dead owner (no ``room.outcome_unknown``) and goes to the
+    new owner with the messages its session holds meanwhile."""
+
+    async def go() -> None:
+        node = _Node()
+        room = node.remote_room()
+        session = _attached(node, room, "here/1")
+        room.submit(session, _act(3))
+        frame = node.bus.sent[-1][1]
+        unheard = node._unheard(frame)
+        assert unheard is not None
+        session.held = Held("ABCD", lambda msg_id, error: None)  # what room_moves starts
+        room.give_up(owner_died=True)
+        node._hold_again(*unheard)
+        assert session.answers() == []  # nothing owed, nothing refused
+        assert [m.id for m in session.held.take()] == [3]
+
+    asyncio.run(go())
+
+
+def test_a_late_push_from_a_former_owner_is_dropped_at_the_node() -> None:
+    """ "One answer per request": once a connection was given up by its owner (its request
+    answered ``room.outcome_unknown``) and attached through a new one, pushes the former owner
+    sends after all (it was paused, then woke) never reach it."""
+    node = _Node()
+    old = node.remote_room()  # reached through "owner"
+    session = _attached(node, old, "here/1")
+    old.submit(session, _act(4))
+    old.give_up(owner_died=True)
+    new = RemoteRoom(
+        "ABCD", "next", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
+    )
+    new.sessions["here/1"] = session
+    node.relaying["here/1"] = (session, "next")
+    node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(4)), 4)], sender="owner"))
+    node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(5)), None)], sender="next"))
+    assert session.answers() == [(4, "room.outcome_unknown"), (5, "ack")]
 
 
 def test_the_owner_tells_which_request_each_push_answers() -> None:
@@ -271,5 +319,74 @@ def test_an_attach_the_owner_never_answers_fails_moved_and_is_taken_back() -> No
         assert refused.value.code == "room.moved"
         assert [type(m).__name__ for _, m in node.bus.sent] == ["Attach", "Detach"]
         assert "here/1" not in node.relaying and not room.sessions
+
+    asyncio.run(go())
+
+
+# ---------------------------------------------------------------- a room that just moved
+
+
+class _Room:
+    """A room as the owner's inbound side sees it: it seats whoever attaches."""
+
+    game = SimpleNamespace(NAME="tiny")
+
+    def __init__(self) -> None:
+        self.peers: list[object] = []
+
+    async def attach(self, peer: object, nickname: str, msg_id: int, resume: bool) -> None:
+        self.peers.append(peer)
+
+
+def test_an_attach_that_comes_while_the_room_is_still_loading_waits_for_it() -> None:
+    """ "An attach refused while the new owner is still loading is retried …, never turned
+    into a close": the new owner does not send the connection away while it replays the room
+    it has just taken over; it answers once the room is there."""
+
+    async def go() -> None:
+        node = _cluster_node()
+        rooms: dict[str, _Room] = {}
+        node.manager.get = rooms.get
+        loading = asyncio.get_running_loop().create_future()
+        node._takeovers["ABCD"] = loading
+        attach = wire.Attach("there/1", "there", "ABCD", "p1", "", 0, resume=True)
+        answering = asyncio.ensure_future(node._attach(attach))
+        await asyncio.sleep(0.05)
+        assert node.bus.sent == []  # no room.moved while it loads
+        rooms["ABCD"] = room = _Room()
+        loading.set_result(room)
+        await asyncio.wait_for(answering, 1)
+        [(to, answer)] = node.bus.sent
+        assert to == "there" and isinstance(answer, wire.Attached)
+        assert answer.error is None and answer.owner == "here" and len(room.peers) == 1
+
+    asyncio.run(go())
+
+
+def test_a_node_waiting_for_a_dead_owner_s_lease_finds_the_room_when_told_of_its_new_owner():
+    """ "A node that holds connections to a room hears the new owner at once (an event, not a
+    poll)": a find waiting for a dead owner's lease to lapse returns the moment another node
+    says it owns the room, not at its next look at the lease."""
+
+    async def go() -> None:
+        node = _cluster_node()
+        node.manager.get = {}.get
+        code = f"T{secrets.token_hex(4).upper()}"
+        lease = f"{node.namespace}:lease:{code}"
+        try:
+            await node.redis.set(lease, "dead 1", px=10_000)  # lapses only in 10 s
+            finding = asyncio.ensure_future(node.find(code))
+            await asyncio.sleep(0.1)
+            assert not finding.done()  # the owner is dead and its lease still runs
+            await node.redis.set(lease, "next 2", px=10_000)
+            node._live_nodes.add("next")
+            told_at = time.monotonic()
+            node._on_message(wire.Owned(code, "next"))
+            room = await asyncio.wait_for(finding, 2)
+            assert isinstance(room, RemoteRoom) and room.owner == "next"
+            assert time.monotonic() - told_at < node.leases.renew_every / 2
+        finally:
+            await node.redis.delete(lease)
+            await node.redis.aclose()
 
     asyncio.run(go())

@@ -115,7 +115,7 @@ class Bus:
             pipe = self.redis.pipeline(transaction=False)
             for node, message in batch:
                 if isinstance(message, list):
-                    message = wire.Pushes(message)
+                    message = wire.Pushes(message, self.node)
                 pipe.publish(channel(self.namespace, node), wire.encode(message))
             try:
                 heard = await pipe.execute()

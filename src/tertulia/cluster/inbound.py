@@ -10,6 +10,8 @@ this node's sessions to find their room's new owner.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 import msgspec
@@ -24,23 +26,28 @@ from .relay import RelayedPeer, RemoteRoom, moved
 
 class Inbound:
     """The messages part of ``node.ClusterRooms`` (a mixin: the state is the node's, and so
-    are ``_spawn`` and ``_find_again``)."""
+    are ``_spawn``, ``_find_again`` and ``_owned_now``)."""
 
     bus: Bus
     manager: Any
     remote: dict[str, RemoteRoom]
-    relaying: dict[str, Any]
+    relaying: dict[str, tuple[Any, str]]
     awaiting: dict[str, set[int]]
     relayed: dict[str, tuple[RelayedPeer, Room]]
+    _takeovers: dict[str, asyncio.Future]
 
     def _on_message(self, message: wire.ToNode) -> None:
         if isinstance(message, wire.Pushes):
             for conn, data, answers in message.items:
-                session = self.relaying.get(conn)
-                if session is not None:
-                    session.outlet.put(data)
-                    if answers is not None and conn in self.awaiting:
-                        self.awaiting[conn].discard(answers)
+                held = self.relaying.get(conn)
+                # One answer per request: the pushes of a node the connection is no longer
+                # attached through (an owner that was paused past its lease, then woke up)
+                # are dropped; their requests were answered when it was given up.
+                if held is None or (message.sender and held[1] != message.sender):
+                    continue
+                held[0].outlet.put(data)
+                if answers is not None and conn in self.awaiting:
+                    self.awaiting[conn].discard(answers)
         elif isinstance(message, wire.Frame):
             self._frame(message)
         elif isinstance(message, wire.Attach):
@@ -53,6 +60,8 @@ class Inbound:
             held = self.relayed.pop(message.conn, None)
             if held is not None:
                 held[1].detach(held[0])
+        elif isinstance(message, wire.Owned):
+            self._owned_now(message.room, message.owner)
         elif isinstance(message, wire.Released):
             remote = self.remote.get(message.room)
             if _from_its_owner(remote, message.owner):
@@ -78,6 +87,12 @@ class Inbound:
 
     async def _attach(self, attach: wire.Attach) -> None:
         room = self.manager.get(attach.room)
+        if room is None and attach.room in self._takeovers:
+            # Taken over here and still loading: the answer waits for it rather than
+            # sending the connection away to ask again.
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._takeovers[attach.room])
+            room = self.manager.get(attach.room)
         if room is None:
             error = moved()
             answer = wire.Attached(
@@ -97,15 +112,27 @@ class Inbound:
         seated = wire.Attached(attach.conn, attach.room, None, room.game.NAME, self.bus.node)
         self.bus.send(attach.reply_to, seated)
 
-    def _refuse_unheard(self, frame: wire.Frame) -> None:
-        session = self.relaying.get(frame.conn)
-        if session is None:
-            return
+    def _unheard(self, frame: wire.Frame) -> tuple[Any, p.ClientMessage, str] | None:
+        """A frame a publish never delivered: its session and message (no longer owed an
+        answer by the node it was sent to), or None if its session has gone."""
+        held = self.relaying.get(frame.conn)
+        if held is None:
+            return None
         try:
             message = p.decode(frame.body)
         except msgspec.ValidationError:
-            return
+            return None
         self.awaiting.get(frame.conn, set()).discard(message.id)
+        return held[0], message, frame.room
+
+    @staticmethod
+    def _hold_again(session: Any, message: p.ClientMessage, code: str) -> None:
+        """A message nobody applied goes to ``code``'s next owner with the others its session
+        holds while the room moves; else it is answered ``room.moved`` (send it again)."""
+        held = getattr(session, "held", None)
+        if held is not None and held.code == code:
+            held.hold(message)
+            return
         error = moved()
         session.send(p.Error(message.id, error.code, error.message))
 

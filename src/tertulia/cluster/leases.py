@@ -131,6 +131,11 @@ class Leases:
         value = await self.redis.get(self._lease + code)
         return Owner.parse(value) if value is not None else None
 
+    async def time_left(self, code: str) -> float | None:
+        """Seconds until the room's lease lapses if nobody renews it; None if nobody holds it."""
+        left = await self.redis.pttl(self._lease + code)
+        return left / 1000 if left >= 0 else None
+
     async def renew(self) -> list[str]:
         """Extend every lease this node holds; returns the codes it has lost (they lapsed, or
         another node took them after they lapsed) and forgets them."""

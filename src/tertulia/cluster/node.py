@@ -78,11 +78,15 @@ class ClusterRooms(Inbound):
         self.bus = Bus(redis, self.node, namespace, self._on_message, self._unreachable)
         self.seats = SeatIndex(redis, namespace)
         self.remote: dict[str, RemoteRoom] = {}  # code → the room as reached through its owner
-        self.relaying: dict[str, Any] = {}  # conn → this node's session in a remote room
+        # conn → this node's session in a remote room, and the owner it is attached through
+        self.relaying: dict[str, tuple[Any, str]] = {}
         self.awaiting: dict[str, set[int]] = {}  # conn → ids of its frames owners owe answers
         self.relayed: dict[str, tuple[RelayedPeer, Room]] = {}  # conn → (peer, room) owned here
         self._conn_ids = itertools.count(1)
         self._takeovers: dict[str, asyncio.Future] = {}
+        # code → set when another node says it took the room over (``wire.Owned``), for
+        # the finds waiting on a dead owner's lease; with how many wait on each.
+        self._owned: dict[str, tuple[asyncio.Event, int]] = {}
         self._tasks: set[asyncio.Task] = set()
         self._public: list[dict[str, Any]] = []  # every node's public rooms, as last read
         self._live_nodes: set[str] = {self.node}
@@ -159,8 +163,41 @@ class ClusterRooms(Inbound):
             if owner.node in self._live_nodes or await self._is_live(owner.node):
                 return await self._with_game(self._remote(code, owner))
             # Its owner died: its lease lapses within one lease time.
-            await asyncio.sleep(self.leases.renew_every)
+            await self._until_free_or_owned(code)
         raise RuleError("server.busy", "That room cannot be reached right now; try again.")
+
+    async def _until_free_or_owned(self, code: str) -> None:
+        """Wait until a dead owner's lease on ``code`` lapses (Redis says when) or another
+        node says it has taken the room over (``wire.Owned``), whichever comes first: the
+        room is then found at once, not at a poll's next turn."""
+        wait = self.leases.renew_every
+        left = await self.leases.time_left(code)
+        if left is not None:
+            wait = min(left + 0.01, wait)
+        event, waiting = self._owned.get(code, (asyncio.Event(), 0))
+        self._owned[code] = (event, waiting + 1)
+        try:
+            await asyncio.wait_for(event.wait(), wait)
+        except TimeoutError:
+            pass
+        finally:
+            event, waiting = self._owned.get(code, (event, 1))
+            if waiting <= 1:
+                self._owned.pop(code, None)
+            else:
+                self._owned[code] = (event, waiting - 1)
+
+    def _owned_now(self, code: str, owner: str) -> None:
+        """``owner`` says it has just taken ``code`` over: whoever waits to find it looks now,
+        and a way to it through a former owner is given up (its sessions follow the room)."""
+        waiting = self._owned.pop(code, None)
+        if waiting is not None:
+            waiting[0].set()
+        remote = self.remote.get(code)
+        if remote is not None and not remote.closed and remote.owner != owner:
+            del self.remote[code]
+            for session in remote.give_up(owner_died=True):
+                self._find_again(session, code)
 
     def rooms_opened_by(self, key: str) -> int:
         return self.manager.rooms_opened_by(key)
@@ -256,6 +293,8 @@ class ClusterRooms(Inbound):
             return None
         log.info("took over room %s (fence %d)", code, owner.fence)
         room = self.manager.open_restored(model, seq, snapshot_seq)
+        for node in self._live_nodes - {self.node}:  # their connections to it come now
+            self.bus.send(node, wire.Owned(code, self.node))
         await self._say_game(room)
         return room
 
@@ -275,6 +314,20 @@ class ClusterRooms(Inbound):
         if room is None:
             return
         self.seats.leaving(code)
+        # This node's own connections hold their messages from now on (never "not in a
+        # room"), and follow the room once its lease is free or taken.
+        followers = [
+            self._follower(peer, code) for peer in room.peers if not isinstance(peer, RelayedPeer)
+        ]
+        try:
+            await self._stop_owning(room, code, lost)
+        finally:
+            for work in followers:
+                if work is not None:
+                    self._spawn(work)
+        log.info("let room %s go (%s)", code, "lost" if lost else "handed over")
+
+    async def _stop_owning(self, room: Room, code: str, lost: bool) -> None:
         await self.manager.let_go(room)
         if not lost:
             seats = {seat.player: room.model.last_activity for seat in room.model.seats}
@@ -295,9 +348,6 @@ class ClusterRooms(Inbound):
                 by_node.setdefault(peer.node, []).append(conn)
         for node, conns in by_node.items():
             self.bus.send(node, wire.Released(code, conns, self.node))
-        for session in [peer for peer in room.peers if not isinstance(peer, RelayedPeer)]:
-            self._find_again(session, code)
-        log.info("let room %s go (%s)", code, "lost" if lost else "handed over")
 
     # ------------------------------------------------------------------ reaching others
 
@@ -328,10 +378,18 @@ class ClusterRooms(Inbound):
         return remote
 
     def _find_again(self, session: Any, code: str) -> None:
-        """Move a session of this node to wherever ``code`` is owned now (its seat is kept)."""
-        rejoin = getattr(session, "find_room_again", None)
-        if rejoin is not None:
-            self._spawn(rejoin(code))
+        """Move a session of this node to wherever ``code`` is owned now (its seat is kept);
+        its room messages are held until it is there."""
+        work = self._follower(session, code)
+        if work is not None:
+            self._spawn(work)
+
+    @staticmethod
+    def _follower(session: Any, code: str) -> Any:
+        """The work that moves ``session`` after its room (``Session.room_moves``), which
+        holds its messages from this moment; None if it is not in that room."""
+        follow = getattr(session, "room_moves", None)
+        return follow(code) if follow is not None else None
 
     def _spawn(self, work: Any) -> None:
         """Run ``work`` in its own task, kept until it ends (a task nobody holds may be
@@ -343,15 +401,17 @@ class ClusterRooms(Inbound):
     def _unreachable(self, node: str, unheard: list[Any]) -> None:
         """Publishes reached nobody: ``node`` is gone (it is not live again until it beats
         again: until then its rooms wait for their leases to lapse, and are taken over,
-        rather than being relayed to it over and over). The frames it never got are refused
-        here, or their senders would wait for an answer that never comes: ``room.moved``,
-        truthfully (nothing was applied), and the client sends them again."""
-        for message in unheard:
-            if isinstance(message, wire.Frame):
-                self._refuse_unheard(message)
+        rather than being relayed to it over and over). The frames it never got were applied
+        by nobody: each goes to the room's next owner with the messages its connection holds
+        meanwhile (or, if the connection is no longer following that room, is answered
+        ``room.moved``: nothing was applied, send it again)."""
+        frames = [self._unheard(m) for m in unheard if isinstance(m, wire.Frame)]
         self._live_nodes.discard(node)
         self._gone[node] = time.time()
-        self._node_gone(node)
+        self._node_gone(node)  # its rooms' sessions hold their messages from now on
+        for frame in frames:
+            if frame is not None:
+                self._hold_again(*frame)
 
     def _beating(self, node: str, score: float, now: float) -> bool:
         """Whether a node whose beat says ``score`` (the time its last beat lasts until) is

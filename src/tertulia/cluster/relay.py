@@ -71,7 +71,7 @@ class RemoteRoom:
         games: Mapping[str, ModuleType],
         bus: Bus,
         conn_of: Callable[[Any], str],
-        registry: dict[str, Any],
+        registry: dict[str, tuple[Any, str]],
         awaiting: dict[str, set[int]],
         attach_timeout: float = ATTACH_TIMEOUT,
     ) -> None:
@@ -84,7 +84,9 @@ class RemoteRoom:
         self._conn_of = conn_of
         self._waiting: dict[str, asyncio.Future] = {}  # conn → the Attached it waits for
         self.sessions: dict[str, Any] = {}  # conn → session, attached here
-        self._registry = registry  # every remote room's sessions, by conn: where pushes go
+        # Every remote room's sessions by conn, with the owner they are attached through: where
+        # pushes go, and from whom (a former owner's late pushes are not this owner's).
+        self._registry = registry
         self._awaiting = awaiting  # conn → ids of its frames the owner has not answered yet
         self._attach_timeout = attach_timeout
 
@@ -102,7 +104,8 @@ class RemoteRoom:
         conn = self._conn_of(session)
         answer = asyncio.get_running_loop().create_future()
         self._waiting[conn] = answer
-        self.sessions[conn] = self._registry[conn] = session  # pushes may come before it
+        self.sessions[conn] = session
+        self._registry[conn] = (session, self.owner)  # pushes may come before the answer
         self._bus.send(
             self.owner,
             wire.Attach(
@@ -141,7 +144,8 @@ class RemoteRoom:
 
     def _forget(self, conn: str) -> None:
         session = self.sessions.pop(conn, None)
-        if session is not None and self._registry.get(conn) is session:
+        held = self._registry.get(conn)
+        if session is not None and held is not None and held[0] is session:
             del self._registry[conn]
             self._awaiting.pop(conn, None)
 

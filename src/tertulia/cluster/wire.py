@@ -50,6 +50,7 @@ class Pushes(msgspec.Struct, tag="pushes", frozen=True):
     still waiting on the owner."""
 
     items: list[tuple[str, bytes, int | None]]
+    sender: str = ""  # the node that built them: a former owner's late ones are dropped
 
 
 class Attached(msgspec.Struct, tag="attached", frozen=True):
@@ -72,7 +73,19 @@ class Released(msgspec.Struct, tag="released", frozen=True):
     owner: str = ""  # the node that let it go: the room may already be reached through another
 
 
-ToNode = Attach | Frame | Detach | Pushes | Attached | Released
+# ---------------------------------------------------------------- to every node
+
+
+class Owned(msgspec.Struct, tag="owned", frozen=True):
+    """``owner`` has just taken ``room`` over and it is playable there: a node waiting to
+    find the room again (its connections were in it) looks now, rather than at its next
+    look at the lease."""
+
+    room: str
+    owner: str
+
+
+ToNode = Attach | Frame | Detach | Pushes | Attached | Released | Owned
 
 _decoder = msgspec.msgpack.Decoder(ToNode)
 _encoder = msgspec.msgpack.Encoder()

@@ -12,9 +12,11 @@ turns true and the server closes it (1008, policy).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 import msgspec
@@ -29,6 +31,7 @@ from ..rooms.model import check_first_nickname
 from ..rooms.room import NO_SEAT, Room
 from ..rooms.views import game_part
 from .guard import Guard
+from .held import Held
 from .metrics import Metrics
 from .outlet import Outlet
 
@@ -37,6 +40,12 @@ log = logging.getLogger("tertulia.session")
 MESSAGE_BURST, MESSAGES_PER_SECOND = 30, 15  # any frame
 FLOOD_STRIKES = 20  # frames dropped past the limit before the connection is closed
 SERVICE_RESTART = 1012  # the WebSocket close code for "come back in a moment"
+# A room that moves to another node (cluster mode) may be refused for a moment: the new owner
+# is still loading it, or the lease has not lapsed yet. An attach is asked again, with growing
+# pauses, for this long (a player's own join) or that long (following the room by itself).
+ATTACH_TRIES_SECONDS = 5.0
+FOLLOW_SECONDS = 30.0
+_NOT_YET = frozenset({"room.moved", "server.busy", "server.cluster"})
 
 _ROOM_MESSAGES = (
     p.Act,
@@ -80,6 +89,7 @@ class Session:
         self.address = address  # the client's limit key (see server/addresses.py)
         self.player = ""
         self.room: Room | None = None
+        self.held: Held | None = None  # its room messages, while that room moves (cluster)
         self.outlet = outlet
         self.requests = TokenBucket(capacity=MESSAGE_BURST, rate=MESSAGES_PER_SECOND)
         self.strikes = TokenBucket(capacity=FLOOD_STRIKES, rate=1)  # frames dropped
@@ -127,10 +137,13 @@ class Session:
         if not self.player:
             raise RuleError("session.hello_first", "Say hello first.")
         if isinstance(message, _ROOM_MESSAGES):
-            if self.room is None or self.room.closed:
-                raise RuleError("room.not_in", "You are not in a room.")
             if isinstance(message, p.Chat) and not self.chat_bucket.take():
                 raise RuleError("chat.too_fast", "Slow down a little.")
+            if self.held is not None:  # the room is on its way to another node
+                self.held.hold(message)
+                return
+            if self.room is None or self.room.closed:
+                raise RuleError("room.not_in", "You are not in a room.")
             self.room.submit(self, message)
         elif isinstance(message, p.CreateRoom):
             check_first_nickname(message.nickname, message.public)  # no empty room left behind
@@ -193,46 +206,80 @@ class Session:
         leaves it where it was: it only leaves the previous room once the new one took it."""
         room = await self._attach(room, nickname, msg_id, resume)
         previous, self.room = self.room, room
+        if self.held is not None:  # it stops following the room it was in (room_moves)
+            self.held.refuse()
+            self.held = None
         if previous is not None and previous is not room:
             previous.detach(self)
 
-    async def find_room_again(self, code: str) -> None:
-        """The room this connection is in moved to another node (cluster mode): attach there,
-        back in the same seat; the client gets the whole picture and carries on."""
-        if self.room is None or self.room.code != code:
-            return
-        self.room = None
-        try:
-            room = await self.manager.find(code)
-            if room is None:
-                self.send(p.Notice("room.closed", "The room was closed."))
+    def room_moves(self, code: str) -> Coroutine[Any, Any, None] | None:
+        """The room this connection is in moves to another node (cluster mode: its owner died
+        or handed it on). From now on its room messages are held (``held.py``); the work
+        returned attaches it to the room's new owner, back in the same seat, and hands them
+        on there. None if the connection is not in that room, or already following it."""
+        if self.room is None or self.room.code != code or self.held is not None:
+            return None
+        self.held = Held(code, self._refuse)
+        return self._follow_room(self.held)
+
+    async def _follow_room(self, held: Held) -> None:
+        """Attach to wherever ``held.code`` is owned now: the client gets the whole picture
+        from there, then its held messages are handed on, in order. Refusals that mean "not
+        yet" (the lease has not lapsed, the new owner is still loading it) are asked again
+        with growing pauses; only a room that has closed, or one that stays unreachable for
+        ``FOLLOW_SECONDS``, ends it (the client then reconnects by itself and resumes)."""
+        loop = asyncio.get_running_loop()
+        give_up_at, pause = loop.time() + FOLLOW_SECONDS, 0.05
+        while True:
+            if self.held is not held:  # it went to another room, or closed, meanwhile
                 return
-            room = await self._attach(room, "", 0, resume=True)
-        except RuleError:
-            # Not reachable from here just now: the client reconnects by itself (through the
-            # load balancer, maybe to the owner) and resumes its seat.
-            self.outlet.close(SERVICE_RESTART)
-            return
-        if self.room is None:
-            self.room = room
-        else:  # the player went to another room meanwhile
+            try:
+                room = await self.manager.find(held.code)
+                if room is None:
+                    self.held = self.room = None
+                    self.send(p.Notice("room.closed", "The room was closed."))
+                    held.refuse(RuleError("room.unknown", "This room has closed."))
+                    return
+                room = await self._attach(room, "", 0, resume=True)
+                break
+            except Exception as error:
+                not_yet = not isinstance(error, RuleError) or error.code in _NOT_YET
+                if not isinstance(error, RuleError):
+                    log.warning("room %s: could not follow it yet (%r)", held.code, error)
+                if not not_yet or loop.time() > give_up_at:
+                    self.held = None
+                    held.refuse()
+                    self.outlet.close(SERVICE_RESTART)
+                    return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 1.0)
+        if self.held is not held:
             room.detach(self)
+            return
+        self.room, self.held = room, None
+        for message in held.take():
+            room.submit(self, message)
 
     async def _attach(self, room: Room, nickname: str, msg_id: int, resume: bool) -> Room:
         """Seat this connection in ``room``; returns the room it is in (in cluster mode, the
-        owner may die or hand the room on while we ask: then whoever owns it now)."""
-        for tries_left in range(4, -1, -1):
+        owner may die or hand the room on while we ask, or still be loading a room it has just
+        taken over: then it is asked again, with growing pauses, wherever the room is owned
+        now)."""
+        loop = asyncio.get_running_loop()
+        give_up_at, pause = loop.time() + ATTACH_TRIES_SECONDS, 0.05
+        while True:
             try:
                 await room.attach(self, nickname, msg_id, resume=resume)
                 return room
             except RuleError as error:
-                if error.code != "room.moved" or not tries_left:
+                if error.code != "room.moved" or loop.time() > give_up_at:
                     raise
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 0.8)
                 again = await self.manager.find(room.code)
                 if again is None:
                     raise
                 room = again
-        raise AssertionError("unreachable")
 
     def _frame_limit(self) -> int:
         """64 KiB by default; a game may ask for more (drawings) in its rooms."""
@@ -257,6 +304,9 @@ class Session:
         self.send(p.Error(msg_id, error.code, error.message, error.params))
 
     def closed(self) -> None:
+        if self.held is not None:  # nobody to answer, and nothing to follow any more
+            self.held.take()
+            self.held = None
         if self.room is not None:
             self.room.detach(self)
             self.room = None
