@@ -23,6 +23,10 @@ const REQUEST_TIMEOUT_MS = 20000;
 // again after 250 ms, 0.5, 1, 2 and 4 s before the page gives up on the room.
 const REJOIN_AGAIN = new Set(["room.moved", "server.busy"]);
 const REJOIN_TRIES = 5;
+// A room message answered `room.moved` is sent again after the next whole picture (the
+// connection has reached the room's new owner) or this long, this many times.
+const MOVED_WAIT_MS = 2000;
+const MOVED_TRIES = 3;
 
 function clientError(code, message) {
   return { code, message, params: {} };
@@ -286,8 +290,31 @@ export class Connection {
     }
   }
 
-  /** Send a request; resolves with the ack's data, rejects with the error. */
-  request(type, fields = {}) {
+  /** Send a request; resolves with the ack's data, rejects with the error. One answered
+   * `room.moved` changed nothing, and the server moves this connection to the room's new
+   * owner by itself (docs/protocol.md, "While a room moves"): it is sent again once the new
+   * owner's whole picture has come (or after a moment), a few times. */
+  request(type, fields = {}, tries = 0) {
+    return this.requestOnce(type, fields).catch((error) => {
+      if (error?.code !== "room.moved" || tries >= MOVED_TRIES) throw error;
+      return this.nextPicture(MOVED_WAIT_MS).then(() => this.request(type, fields, tries + 1));
+    });
+  }
+
+  /** Resolves when the next whole picture (a `room` push) comes, or after `ms`. */
+  nextPicture(ms) {
+    return new Promise((resolve) => {
+      const done = () => {
+        off();
+        clearTimeout(timer);
+        resolve();
+      };
+      const off = this.on("room", done);
+      const timer = setTimeout(done, ms);
+    });
+  }
+
+  requestOnce(type, fields) {
     return new Promise((resolve, reject) => {
       const item = { type, fields, resolve, reject };
       if (this.ready && this.ws && this.ws.readyState === WebSocket.OPEN) {
