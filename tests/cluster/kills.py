@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import random
 import statistics
@@ -66,11 +67,19 @@ class Table:
     # recoveries slower than the target: why they were slow.
     trail: list[str] = field(default_factory=list)
     slow: list[list[str]] = field(default_factory=list)
+    # Every refusal its players were answered, by code (docs/protocol.md: never room.not_in
+    # while a room moves), and its pictures rebuilt from patches checked against a sync.
+    codes: collections.Counter = field(default_factory=collections.Counter)
+    compared: int = 0
+    drifted: list[str] = field(default_factory=list)
 
     def met(self, what: str) -> None:
         since = self.waiting_since if self.orphaned_since is None else self.orphaned_since
         if since is not None:
             self.trail.append(f"{time.monotonic() - since:5.2f} s {what}")
+
+    def refused(self, error: BaseException) -> None:
+        self.codes[error.code if isinstance(error, ClientError) else type(error).__name__] += 1
 
 
 @dataclass
@@ -83,6 +92,9 @@ class Report:
     seconds: float
     recoveries: list[float] = field(default_factory=list)
     slow: list[list[str]] = field(default_factory=list)
+    codes: collections.Counter = field(default_factory=collections.Counter)
+    compared: int = 0  # pictures rebuilt from patches compared with a whole one (sync)
+    drifted: list[str] = field(default_factory=list)  # those that differed
 
     @property
     def worst_recovery(self) -> float:
@@ -141,6 +153,7 @@ async def _back(urls: list[str], table: Table, index: int) -> None:
                 return
             except ClientError as error:
                 table.met(f"resume: {error!r}")
+                table.refused(error)
                 await asyncio.sleep(0.1)  # room.moved, server.busy: not yet
             except (ConnectionClosed, ConnectionError, TimeoutError) as error:
                 table.met(f"resume: {error!r}")
@@ -189,10 +202,32 @@ async def _play(urls: list[str], table: Table, stop: asyncio.Event) -> None:
                 table.slow.append(table.trail)
             table.waiting_since = table.orphaned_since = None
             table.trail = []
+            if table.moves % 20 == 0:
+                await _compare_with_whole(table, mover)
             await asyncio.sleep(PAUSE)
         except (ClientError, ConnectionClosed, ConnectionError, TimeoutError) as error:
             table.met(f"add: {error!r}")
+            table.refused(error)
             await asyncio.sleep(0.1)  # refused while it moved, or the socket died: again
+
+
+async def _compare_with_whole(table: Table, player: Client) -> None:
+    """The picture ``player`` rebuilt from patches against the whole one a ``sync`` sends,
+    when nothing changed in between (the same version): they must be equal, also across the
+    kills and moves since the player's last whole picture."""
+    held = player.latest
+    try:
+        await player.request("sync", timeout=5)
+    except (ClientError, ConnectionClosed, ConnectionError, TimeoutError) as error:
+        table.refused(error)
+        return
+    whole = player.latest
+    if held is None or whole is None or whole["version"] != held["version"]:
+        return
+    table.compared += 1
+    for part in ("room", "view"):
+        if held[part] != whole[part]:
+            table.drifted.append(f"{table.code} v{whole['version']} {part}")
 
 
 def _match_ended(table: Table, final: int) -> None:
@@ -214,6 +249,7 @@ async def _start_next(table: Table, latest: dict) -> None:
         await host.request("rematch" if status == "ended" else "start_match", timeout=5)
     except (ClientError, ConnectionClosed, ConnectionError, TimeoutError) as error:
         table.met(f"{status}: {error!r}")
+        table.refused(error)
         await asyncio.sleep(0.1)
 
 
@@ -273,6 +309,9 @@ async def run_kills(
         seconds=time.monotonic() - started,
         recoveries=[r for t in tables for r in t.recoveries],
         slow=[trail for t in tables for trail in t.slow],
+        codes=sum((t.codes for t in tables), collections.Counter()),
+        compared=sum(t.compared for t in tables),
+        drifted=[d for t in tables for d in t.drifted],
     )
 
 
@@ -320,9 +359,15 @@ def main() -> int:
         f"{sum(r > 5 for r in report.recoveries)} times after more than 5 s; "
         f"load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
+    codes = ", ".join(f"{code} {n}" for code, n in report.codes.most_common()) or "none"
+    print(f"answers other than an ack the players saw: {codes}")
+    print(
+        f"pictures rebuilt from patches compared with a whole one: {report.compared}, "
+        f"differing: {report.drifted or 'none'}"
+    )
     for trail in report.slow:
         print(f"a wait after a kill longer than {SLOW:.0f} s met:", *trail, sep="\n    ")
-    return 0 if not report.lost else 1
+    return 0 if not report.lost and not report.drifted else 1
 
 
 if __name__ == "__main__":
