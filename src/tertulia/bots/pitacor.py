@@ -53,6 +53,10 @@ def decide(
     if to_do == "next_round" and view["deadline"] is None:
         # With no reveal clock nobody else may move the match on; with one, let people look.
         return {"type": "next_round"}
+    if to_do in ("next_round", "ready") and view["you"]["seat"] in view["waiting_for"]:
+        # It has seen the reveal: once the people have too, the next round starts without
+        # waiting for a computer player ("Ready").
+        return {"type": "ready"}
     return None
 
 

@@ -17,6 +17,7 @@ from tertulia.games.pitacor.state import (
     NextRound,
     PassClue,
     Phase,
+    Ready,
     SelectCell,
     State,
 )
@@ -110,6 +111,9 @@ class Match:
 
     def next_round(self) -> None:
         self.act(rules.upcoming_giver(self.state), NextRound())
+
+    def ready(self, seat: str) -> None:
+        self.act(seat, Ready())
 
     def join(self, seat: str, nickname: str) -> None:
         self.act(None, Join(seat, nickname))

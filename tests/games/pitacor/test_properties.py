@@ -39,6 +39,7 @@ from tertulia.games.pitacor.state import (
     NextRound,
     PassClue,
     Phase,
+    Ready,
     SelectCell,
     State,
 )
@@ -96,6 +97,8 @@ def _moves(match: Match, data: st.DataObject) -> tuple[str | None, base.Action]:
         )
         return seat, SelectCell(cell)
     if state.phase is Phase.REVEAL:
+        if data.draw(st.booleans()):
+            return anyone, Ready()
         return (rules.upcoming_giver(state) if kind < 15 else anyone), NextRound()
     return anyone, Confirm()
 

@@ -229,6 +229,14 @@ def who_may_start_next_round(state: State) -> list[str]:
     return [m.id for m in state.members if base.is_here(m)]
 
 
+def everyone_has_seen_the_reveal(state: State) -> bool:
+    """ "When every person at the table has seen a reveal ("Ready"), the next round starts,
+    whoever the next giver is": everyone here (and someone is) has said so. Computer players
+    say so as soon as they have looked, so they never make people wait."""
+    here = [m.id for m in state.members if base.is_here(m)]
+    return bool(here) and all(seat in state.round.ready for seat in here)
+
+
 def cycle_closes(state: State) -> bool:
     """ "until everyone has given clues the same number of times": the round's giver is the
     last one still playing in the clue-giver line."""

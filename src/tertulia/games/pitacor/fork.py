@@ -60,5 +60,6 @@ def fork_round(rnd: Round) -> Round:
     new.guessing_order = rnd.guessing_order.copy()
     new.points = rnd.points.copy()
     new.awarded = rnd.awarded.copy()
+    new.ready = rnd.ready.copy()
     carry_occupied(rnd, new)
     return new

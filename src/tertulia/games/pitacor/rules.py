@@ -42,6 +42,7 @@ from .flow import (
     board_of,
     current_turn,
     end_guessing,
+    everyone_has_seen_the_reveal,
     find_member,
     finish_round,
     forfeit_second_clue,
@@ -67,6 +68,7 @@ from .state import (
     NextRound,
     PassClue,
     Phase,
+    Ready,
     Round,
     SelectCell,
     State,
@@ -100,7 +102,7 @@ PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
     Phase.GUESS1: frozenset({SelectCell, Confirm}),
     Phase.CLUE2: frozenset({GiveClue, PassClue}),
     Phase.GUESS2: frozenset({SelectCell, Confirm}),
-    Phase.REVEAL: frozenset({NextRound}),
+    Phase.REVEAL: frozenset({NextRound, Ready}),
     Phase.ENDED: frozenset(),
 }
 
@@ -261,6 +263,15 @@ def next_round(state: State, seat: str, action: NextRound, now: float, events) -
     finish_round(state, now, events)
 
 
+def ready(state: State, seat: str, action: Ready, now: float, events) -> None:
+    """ "Ready": this player has seen the reveal; once everyone here has, the next round
+    starts without waiting for the clock (``everyone_has_seen_the_reveal``)."""
+    if seat not in state.round.ready:
+        state.round.ready.append(seat)
+    if everyone_has_seen_the_reveal(state):
+        finish_round(state, now, events)
+
+
 def timeout(state: State, seat: None, action: Timeout, now: float, events) -> None:
     """The clock ran out: force the move or just warn, as the host chose."""
     clock = state.clock
@@ -322,6 +333,7 @@ _HANDLERS: dict[type, base.Handler] = {
     SelectCell: select_cell,
     Confirm: confirm,
     NextRound: next_round,
+    Ready: ready,
     Timeout: timeout,
     Join: join,
     Drop: drop,

@@ -15,6 +15,8 @@ from .flow import (
     SEATS,
     current_turn,
     end_guessing,
+    everyone_has_seen_the_reveal,
+    finish_round,
     forfeit_second_clue,
     next_turn,
     skip_turn,
@@ -63,6 +65,15 @@ def drop(state: State, seat: None, action: Drop, now: float, events) -> None:
         giver_went_away(state, now)
     elif state.phase in GUESS_PHASES:
         _stop_waiting_for(state, action.player, now, events)
+    elif state.phase is Phase.REVEAL:
+        _unless_everyone_else_has_seen_it(state, now, events)
+
+
+def _unless_everyone_else_has_seen_it(state: State, now: float, events: list[Event]) -> None:
+    """Whoever is left has all seen the reveal: the next round need not wait for the one who
+    went (they were the last one not ready)."""
+    if everyone_has_seen_the_reveal(state):
+        finish_round(state, now, events)
 
 
 def giver_went_away(state: State, now: float) -> None:
@@ -114,3 +125,5 @@ def leave(state: State, seat: None, action: Leave, now: float, events) -> None:
             skip_turn(state, now, events, "giver_left")
     elif state.phase in GUESS_PHASES:
         _stop_waiting_for(state, action.player, now, events)
+    elif state.phase is Phase.REVEAL:
+        _unless_everyone_else_has_seen_it(state, now, events)

@@ -69,8 +69,15 @@ class NextRound(Action, tag="next_round"):
     """Leave the reveal early; sent by the next clue giver."""
 
 
+class Ready(Action, tag="ready"):
+    """ "Ready": this player has seen the reveal. Once everyone here has, the next round
+    starts, whoever the next giver is (a computer player never holds people up)."""
+
+
 # Everything ``apply`` accepts; the room decodes client messages with this union.
-PitacorAction = ChooseTarget | GiveClue | PassClue | SelectCell | Confirm | NextRound | SystemAction
+PitacorAction = (
+    ChooseTarget | GiveClue | PassClue | SelectCell | Confirm | NextRound | Ready | SystemAction
+)
 
 
 # ---------------------------------------------------------------------------- state
@@ -114,6 +121,7 @@ class Round(msgspec.Struct, dict=True):
     guessing_order: list[str] = []  # first confirmations, in order: "guessing order"
     points: dict[str, int] = {}  # what each seat earned this round (giver included)
     awarded: dict[str, int] = {}  # what was actually added (right-away can stop early)
+    ready: list[str] = []  # who has seen this round's reveal ("Ready"), in order
 
 
 class State(msgspec.Struct):

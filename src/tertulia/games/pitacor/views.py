@@ -48,7 +48,7 @@ def views_for(state: State, seats: list[str | None]) -> dict[str | None, dict[st
     members = {m.id: m for m in state.members}
     waiting = set(shared["waiting_for"])
     # Who may start the next round: the next giver, or anyone here if they are away.
-    movers = waiting if state.phase is Phase.REVEAL else set()
+    movers = set(who_may_start_next_round(state)) if state.phase is Phase.REVEAL else set()
     views: dict[str | None, dict[str, Any]] = {}
     for seat in seats:
         sees_target = seat == rnd.giver or revealed
@@ -155,8 +155,9 @@ def _waiting_for(state: State) -> list[str]:
             turn = current_turn(state)
             return [turn] if turn is not None else []
         return waiting_guessers(state)
-    if state.phase is Phase.REVEAL:
-        return who_may_start_next_round(state)
+    if state.phase is Phase.REVEAL:  # everyone here who has not said "Ready" yet
+        ready = state.round.ready
+        return [m.id for m in state.members if base.is_here(m) and m.id not in ready]
     return []
 
 
@@ -219,4 +220,6 @@ def _to_do(state: State, seat: str, role: str, waiting: set[str], movers: set[st
         return "place_marker"
     if phase is Phase.REVEAL and seat in movers:
         return "next_round"
+    if phase is Phase.REVEAL and seat in waiting:
+        return "ready"
     return None
