@@ -13,7 +13,7 @@ const EDGES = "pitacor.edges";
 
 // Sounds (sound.js): the next giver may start the next round while everyone looks at the
 // reveal; carrying on, not news, so no beep.
-export const quietToDos = ["next_round"];
+export const quietToDos = ["next_round", "ready"];
 
 // The line at the top, as tables: (view, push, me) → [i18n key, params]. What this seat has to
 // do now (view.you.to_do) comes first; with nothing to do, what the phase is waiting for. The
@@ -24,6 +24,7 @@ const TO_DO_STATUS = {
   give_clue_or_pass: (v, push) => ["game.pitacor.to_do.give_clue_or_pass", { multiplier: push.room.settings?.pass_multiplier ?? 2 }],
   place_marker: (v) => [v.phase === "guess2" ? "game.pitacor.to_do.place_marker2" : "game.pitacor.to_do.place_marker"],
   next_round: () => ["game.pitacor.to_do.next_round"],
+  ready: () => ["game.pitacor.to_do.ready"],
 };
 
 const PHASE_STATUS = {

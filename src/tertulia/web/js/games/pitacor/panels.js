@@ -147,6 +147,8 @@ export function createReveal(ctx) {
   const target = h("p", { class: "pc-reveal-target", id: "pitacor-reveal-target" });
   const list = h("ol", { class: "pc-points", id: "pitacor-points" });
   const next = ht("button", { type: "button", class: "primary big", id: "pitacor-next", hidden: true }, "game.pitacor.reveal.next");
+  // "Ready": I have seen it. Once everyone here has, the next round starts (whoever gives).
+  const ready = ht("button", { type: "button", class: "primary big", id: "pitacor-ready", hidden: true }, "game.pitacor.reveal.ready");
   const nextError = h("p", { class: "field-error", hidden: true });
   const nextNote = h("p", { class: "hint", id: "pitacor-next-note" });
   // The target and the markers around it, magnified: the board's cells are too small to
@@ -159,20 +161,23 @@ export function createReveal(ctx) {
     target,
     h("div", { class: "pc-reveal-body" }, inset.el, list),
     next,
+    ready,
     nextError,
     nextNote,
   );
-  next.addEventListener("click", async () => {
-    next.disabled = true;
-    try {
-      await ctx.send({ type: "next_round" });
-      showError(nextError, null);
-    } catch (error) {
-      showError(nextError, error);
-    } finally {
-      next.disabled = false;
-    }
-  });
+  for (const [button, type] of [[next, "next_round"], [ready, "ready"]]) {
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await ctx.send({ type });
+        showError(nextError, null);
+      } catch (error) {
+        showError(nextError, error);
+      } finally {
+        button.disabled = false;
+      }
+    });
+  }
   let last = "";
 
   function update(push, colours) {
@@ -188,8 +193,12 @@ export function createReveal(ctx) {
     const hex = colours && index ? colours[index[0] * v.board.cols + index[1]] : null;
     const sig = JSON.stringify([v.round, v.target, v.points, v.awarded, v.phase, v.you?.to_do, hex, v.board.show_colours]);
     next.hidden = v.you?.to_do !== "next_round";
-    if (v.phase === "reveal" && v.you?.to_do !== "next_round") tx(nextNote, "game.pitacor.reveal.next_by", { name: nameOf(push, v.next_giver) });
-    else nextNote.textContent = "";
+    ready.hidden = v.you?.to_do !== "ready";
+    if (v.phase === "reveal" && v.you?.to_do !== "next_round") {
+      const waiting = (v.waiting_for || []).map((id) => nameOf(push, id)).join(", ");
+      if (v.you?.to_do === "ready" || !waiting) tx(nextNote, "game.pitacor.reveal.next_by", { name: nameOf(push, v.next_giver) });
+      else tx(nextNote, "game.pitacor.reveal.waiting_ready", { names: waiting });
+    } else nextNote.textContent = "";
     if (sig === last) return;
     last = sig;
     replace(
