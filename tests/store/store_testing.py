@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 
 from services import database_url
 
-from tertulia.store import LogEntry, SQLiteStore
+from tertulia.store import LogEntry
+from tertulia.store.sqlite import SQLiteStore
 
 T = TypeVar("T")
 

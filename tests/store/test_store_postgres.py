@@ -15,8 +15,8 @@ from services import database_url
 from store_testing import entries, entry, run
 
 from tertulia.store import CommitFailed, FinishedMatch, SeqError, StoreClosed, StoreError
-from tertulia.store.postgres_identity import load_shared_key
-from tertulia.store.postgres_schema import MIGRATIONS
+from tertulia.store.postgres.identity import load_shared_key
+from tertulia.store.postgres.schema import MIGRATIONS
 
 
 def test_the_schema_is_made_on_first_connect_and_opening_again_changes_nothing(

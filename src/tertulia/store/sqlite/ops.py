@@ -16,8 +16,8 @@ from typing import Any
 
 import msgspec
 
-from .base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot
-from .errors import RoomExists, SeqError, SnapshotError, UnknownRoom
+from ..base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot
+from ..errors import RoomExists, SeqError, SnapshotError, UnknownRoom
 
 _encode = msgspec.json.encode
 _decode_dict = msgspec.json.Decoder(dict[str, Any]).decode

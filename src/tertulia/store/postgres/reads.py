@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 import psycopg
 
-from .base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot
+from ..base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot
 
 _decode_dict = msgspec.json.Decoder(dict[str, Any]).decode
 _decode_players = msgspec.json.Decoder(list[dict[str, Any]]).decode

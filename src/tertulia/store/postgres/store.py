@@ -3,15 +3,15 @@
 In cluster mode (issue 16) every node's rooms write here: each room has one owner node at a
 time (a lease in Redis, outside the store), and the owner's writes carry the fencing number
 it claimed the room with. The check of that number runs in the transaction that appends
-(`postgres_writer`), so a node paused past its lease can never append after a takeover.
+(`writer`), so a node paused past its lease can never append after a takeover.
 
-Writes go through one connection and are group-committed (`postgres_writer`); reads use a
+Writes go through one connection and are group-committed (`writer`); reads use a
 second connection, so a restart's replay or a list of recent matches never waits behind a
 commit. A write returns once its transaction has committed (``synchronous_commit`` as the
 server is set, ``on`` by default: flushed to PostgreSQL's WAL).
 
 Why psycopg 3 and not asyncpg: both are well kept and fast enough for a group commit (one
-batch is five round trips whatever its size, see `postgres_writer`). psycopg is the project
+batch is five round trips whatever its size, see `writer`). psycopg is the project
 everyone else's PostgreSQL tooling is built on (libpq: the same connection strings,
 ``PG*`` environment variables, ``.pgpass`` and TLS settings an operator already uses with
 ``psql``), it adapts Python values the documented way (bytes to bytea, lists to arrays)
@@ -34,11 +34,13 @@ from typing import Any, Self
 
 import psycopg
 
-from . import ops, postgres_reads, postgres_schema
-from .base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot, StoreStats
-from .errors import StoreClosed, UnknownRoom
-from .postgres_writer import Writer
-from .sqlite import _checked_entry, _payload, _seq, _text, _when
+from .. import rules
+from ..base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot, StoreStats
+from ..errors import StoreClosed, UnknownRoom
+from . import reads
+from .identity import shared_key
+from .schema import check_schema_name, connect_kwargs, migrate
+from .writer import Writer
 
 
 class PostgresStore:
@@ -74,11 +76,11 @@ class PostgresStore:
     ) -> PostgresStore:
         """Connect, create or migrate the tables (idempotent; safe when many nodes start at
         once), and start the writer."""
-        schema = postgres_schema.check_schema_name(schema)
-        kwargs = postgres_schema.connect_kwargs(schema)
+        schema = check_schema_name(schema)
+        kwargs = connect_kwargs(schema)
         writer_conn = await psycopg.AsyncConnection.connect(url, **kwargs)
         try:
-            version = await postgres_schema.migrate(writer_conn, schema)
+            version = await migrate(writer_conn, schema)
             reader_conn = await psycopg.AsyncConnection.connect(url, **kwargs)
         except BaseException:
             await writer_conn.close()
@@ -114,23 +116,23 @@ class PostgresStore:
         """Register a live room owned by this store from ``fence`` on (0 if None);
         `RoomExists` if a live room has the code."""
         room = RoomRecord(
-            code=_no_nul("code", _text("code", code)),
-            game=_no_nul("game", _text("game", game)),
+            code=_no_nul("code", rules.text("code", code)),
+            game=_no_nul("game", rules.text("game", game)),
             public=bool(public),
-            created_at=_when(created_at),
+            created_at=rules.when(created_at),
             meta=dict(meta or {}),
         )
-        start = 0 if fence is None else _fence(fence)
+        start = 0 if fence is None else rules.fence(fence)
         await self._writer.submit("create_room", room.code, room, _json(room.meta), start)
         return room
 
     async def claim(self, code: str, fence: int) -> LiveRoom:
         """Take the room over under ``fence`` (`FencedOut` unless it is above the stored one)
         and return everything committed before, for replay."""
-        room_id = await self._writer.submit("claim", _code(code), _fence(fence))
+        room_id = await self._writer.submit("claim", rules.code(code), rules.fence(fence))
         # Read after the claim's COMMIT: every earlier owner's append either committed
         # before it (and is read here) or found the new fence and was refused.
-        live = await self._read(lambda conn: postgres_reads.live_rooms(conn, room_id=room_id))
+        live = await self._read(lambda conn: reads.live_rooms(conn, room_id=room_id))
         if not live:  # closed since (by a still newer owner)
             raise UnknownRoom(f"no live room {code!r}")
         return live[0]
@@ -154,14 +156,13 @@ class PostgresStore:
     ) -> Awaitable[None]:
         """Queue the append now (bad arguments raise here); the future settles after COMMIT,
         and ``on_durable`` is called with the outcome just before."""
-        batch = [entries] if isinstance(entries, LogEntry) else list(entries)
-        batch = [_checked_entry(entry) for entry in batch]
+        batch = rules.entries(entries)
         if not batch:
             done = asyncio.get_running_loop().create_future()
             done.set_result(None)
             return done
         return self._writer.submit(
-            "append", _code(code), batch, weight=len(batch), on_done=on_durable
+            "append", rules.code(code), batch, weight=len(batch), on_done=on_durable
         )
 
     def settle_answered(self) -> None:
@@ -174,12 +175,12 @@ class PostgresStore:
         self, code: str, seq: int, payload: bytes, *, at: float | None = None
     ) -> None:
         """Keep the room's state after entry `seq`; replay starts from the latest."""
-        snapshot = Snapshot(_seq(seq), _when(at), _payload(payload))
-        await self._writer.submit("snapshot", _code(code), snapshot)
+        snapshot = Snapshot(rules.seq(seq), rules.when(at), rules.payload(payload))
+        await self._writer.submit("snapshot", rules.code(code), snapshot)
 
     async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:
         """Replace the room's meta dict."""
-        await self._writer.submit("meta", _code(code), _json(dict(meta)))
+        await self._writer.submit("meta", rules.code(code), _json(dict(meta)))
 
     async def close_room(
         self, code: str, reason: str, *, at: float | None = None, keep_log: bool = False
@@ -188,7 +189,7 @@ class PostgresStore:
         if not isinstance(reason, str):
             raise TypeError(f"expected reason to be a str, got {type(reason).__name__}")
         reason = _no_nul("reason", reason)
-        await self._writer.submit("close", _code(code), reason, _when(at), bool(keep_log))
+        await self._writer.submit("close", rules.code(code), reason, rules.when(at), bool(keep_log))
 
     async def record_finished_match(self, match: FinishedMatch) -> None:
         """Keep a finished match for `recent_matches`."""
@@ -199,7 +200,7 @@ class PostgresStore:
 
     async def load_live_rooms(self) -> list[LiveRoom]:
         """Every room not closed, oldest first, with its snapshot and later entries."""
-        return await self._read(postgres_reads.live_rooms)
+        return await self._read(reads.live_rooms)
 
     async def recent_matches(
         self, limit: int = 20, *, game: str | None = None, public_only: bool = False
@@ -209,14 +210,14 @@ class PostgresStore:
         if limit < 0:
             raise ValueError(f"expected limit >= 0, got {limit}")
         return await self._read(
-            lambda conn: postgres_reads.recent_matches(conn, limit, game, public_only)
+            lambda conn: reads.recent_matches(conn, limit, game, public_only)
         )
 
     async def load_live_room(self, code: str, *, snapshot: bool = True) -> LiveRoom | None:
         """One live room as `load_live_rooms` gives it (None if none has the code); with
         ``snapshot=False``, its whole log and no snapshot."""
         live = await self._read(
-            lambda conn: postgres_reads.live_rooms(conn, code=_code(code), snapshot=snapshot)
+            lambda conn: reads.live_rooms(conn, code=rules.code(code), snapshot=snapshot)
         )
         return live[0] if live else None
 
@@ -226,13 +227,11 @@ class PostgresStore:
         if limit < 1:
             raise ValueError(f"expected limit >= 1, got {limit}")
         return await self._read(
-            lambda conn: postgres_reads.remove_older_than(conn, _when(before), limit)
+            lambda conn: reads.remove_older_than(conn, rules.when(before), limit)
         )
 
     async def shared_identity_key(self) -> bytes:
-        """The HMAC key every node derives player ids with (see `postgres_identity`)."""
-        from .postgres_identity import shared_key
-
+        """The HMAC key every node derives player ids with (see `identity`)."""
         return await self._read(shared_key)
 
     async def _read(self, query: Callable[[psycopg.AsyncConnection[Any]], Awaitable[Any]]) -> Any:
@@ -272,18 +271,6 @@ class PostgresStore:
 # -- argument checks (in the caller, see the module docstring) ----------------------
 
 
-def _code(code: str) -> str:
-    if not isinstance(code, str):
-        raise TypeError(f"expected a room code (str), got {type(code).__name__}")
-    return code
-
-
-def _fence(fence: int) -> int:
-    if isinstance(fence, bool) or not isinstance(fence, int) or not 0 <= fence < 2**63:
-        raise ValueError(f"expected a fence to be an int from 0 to 2**63-1, got {fence!r}")
-    return fence
-
-
 def _no_nul(name: str, value: str) -> str:
     if "\x00" in value:
         raise ValueError(f"{name} must not contain a NUL character (PostgreSQL text cannot)")
@@ -291,7 +278,7 @@ def _no_nul(name: str, value: str) -> str:
 
 
 def _json(value: Any) -> str:
-    text = ops.to_json(value)  # TypeError here, for a value JSON cannot hold
+    text = rules.to_json(value)  # TypeError here, for a value JSON cannot hold
     if "\\u0000" in text:
         raise ValueError("a JSON value must not contain a NUL character (jsonb cannot hold it)")
     return text

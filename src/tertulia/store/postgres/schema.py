@@ -6,9 +6,9 @@ once against an empty database, so the migration runs under a transaction-level 
 lock: the first node creates the tables, the others wait and find them made. A database
 newer than this code is refused rather than guessed at.
 
-The tables mirror the SQLite store's (`schema.py`) with two additions for a cluster: each
+The tables mirror the SQLite store's (`sqlite.schema`) with two additions for a cluster: each
 room's `fence` (the fencing number of its current owner, see `base.FencedStore`) and the
-`identity_key` every node shares (see `postgres_identity`). Times are seconds since the
+`identity_key` every node shares (see `identity`). Times are seconds since the
 epoch as float8, as in SQLite, so the rooms layer's clock passes through unchanged.
 """
 

@@ -1,6 +1,6 @@
 """One batch of the PostgreSQL store's group commit: its transaction and each request in it.
 
-In order (see `postgres_writer` for the queue around it):
+In order (see `writer` for the queue around it):
 
 1. `begin_and_lock`: lock the row of every live room the batch names (`SELECT ... FOR
    UPDATE`, in id order so two nodes never deadlock over them), then read each one's last
@@ -27,8 +27,8 @@ from typing import Any
 
 import psycopg
 
-from .base import FinishedMatch, LogEntry, RoomRecord, Snapshot
-from .errors import FencedOut, RoomExists, SeqError, SnapshotError, StoreError, UnknownRoom
+from ..base import FinishedMatch, LogEntry, RoomRecord, Snapshot
+from ..errors import FencedOut, RoomExists, SeqError, SnapshotError, StoreError, UnknownRoom
 
 log = logging.getLogger("tertulia.store.postgres")
 

@@ -20,13 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .base import StoreStats
-from .errors import CommitFailed, StoreClosed
+from ..base import StoreStats
+from ..errors import CommitFailed, StoreClosed
 from .writer import READ_SIZE, error_from_wire, frame, frames
 
 log = logging.getLogger("tertulia.store")
 
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding tertulia/
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding tertulia/
 _OnDone = Callable[[BaseException | None], None]  # told a request's outcome (None: done)
 
 
@@ -45,7 +45,8 @@ class WriterProcess:
                 [
                     sys.executable,
                     "-c",
-                    "import sys; from tertulia.store.writer import main; sys.exit(main(sys.argv))",
+                    "import sys; from tertulia.store.sqlite.writer import main; "
+                    "sys.exit(main(sys.argv))",
                     str(path),
                     repr(busy_timeout),
                     str(theirs.fileno()),

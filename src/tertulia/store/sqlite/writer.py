@@ -38,8 +38,9 @@ from typing import Any
 
 import msgspec
 
-from . import errors, ops, schema
-from .base import FinishedMatch, LogEntry, RoomRecord, Snapshot
+from .. import errors
+from ..base import FinishedMatch, LogEntry, RoomRecord, Snapshot
+from . import ops, schema
 
 log = logging.getLogger("tertulia.store.writer")
 

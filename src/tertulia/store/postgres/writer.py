@@ -9,7 +9,7 @@ Why a task and not a process, as SQLite's writer is: psycopg's async connection 
 socket like any other I/O, so the event loop is free while PostgreSQL writes and fsyncs; what
 a process saved SQLite (holding the GIL through every statement) does not arise here.
 
-One batch is one `postgres_batch.Batch`: the rows of its rooms locked, its requests checked
+One batch is one `batch.Batch`: the rows of its rooms locked, its requests checked
 in Python against them (a refused one fails alone), then its entries inserted and committed
 (three round trips and one WAL flush, whatever its size).
 
@@ -27,9 +27,9 @@ from typing import Any
 
 import psycopg
 
-from .base import StoreStats
-from .errors import CommitFailed, StoreClosed, StoreError
-from .postgres_batch import OPS, Batch, Request
+from ..base import StoreStats
+from ..errors import CommitFailed, StoreClosed, StoreError
+from .batch import OPS, Batch, Request
 
 log = logging.getLogger("tertulia.store.postgres")
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+from .. import rules
+from ..base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot, StoreStats
+from ..errors import StoreClosed
 from . import ops, schema
-from .base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot, StoreStats
-from .errors import StoreClosed
 from .writer_client import WriterProcess
 
 
@@ -75,13 +75,13 @@ class SQLiteStore:
     ) -> RoomRecord:
         """Register a live room; `RoomExists` if a live room has the code."""
         room = RoomRecord(
-            code=_text("code", code),
-            game=_text("game", game),
+            code=rules.text("code", code),
+            game=rules.text("game", game),
             public=bool(public),
-            created_at=_when(created_at),
+            created_at=rules.when(created_at),
             meta=dict(meta or {}),
         )
-        meta_json = ops.to_json(room.meta)
+        meta_json = rules.to_json(room.meta)
         args = [room.code, room.game, room.public, room.created_at, meta_json]
         await self._writer.submit("create_room", args)
         return room
@@ -102,8 +102,7 @@ class SQLiteStore:
     ) -> Awaitable[None]:
         """Queue the append now (bad arguments raise here); the future settles after COMMIT,
         and ``on_durable`` is called with the outcome just before."""
-        batch = [entries] if isinstance(entries, LogEntry) else list(entries)
-        batch = [_checked_entry(entry) for entry in batch]
+        batch = rules.entries(entries)
         if not batch:
             done = asyncio.get_running_loop().create_future()
             done.set_result(None)
@@ -118,24 +117,24 @@ class SQLiteStore:
         self, code: str, seq: int, payload: bytes, *, at: float | None = None
     ) -> None:
         """Keep the room's state after entry `seq`; replay starts from the latest."""
-        snapshot = Snapshot(_seq(seq), _when(at), _payload(payload))
+        snapshot = Snapshot(rules.seq(seq), rules.when(at), rules.payload(payload))
         await self._writer.submit("snapshot", [code, snapshot.seq, snapshot.at, snapshot.payload])
 
     async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:
         """Replace the room's meta dict."""
-        meta_json = ops.to_json(dict(meta))
+        meta_json = rules.to_json(dict(meta))
         await self._writer.submit("meta", [code, meta_json])
 
     async def close_room(
         self, code: str, reason: str, *, at: float | None = None, keep_log: bool = False
     ) -> None:
         """Mark the room closed; its code becomes free. Drops its log unless `keep_log`."""
-        when = _when(at)
+        when = rules.when(at)
         await self._writer.submit("close", [code, reason, when, keep_log])
 
     async def record_finished_match(self, match: FinishedMatch) -> None:
         """Keep a finished match for `recent_matches`."""
-        players_json, extra_json = ops.to_json(match.players), ops.to_json(match.extra)
+        players_json, extra_json = rules.to_json(match.players), rules.to_json(match.extra)
         args = [match.room, match.game, match.started_at, match.ended_at, players_json, extra_json]
         await self._writer.submit("finished_match", args)
 
@@ -144,7 +143,7 @@ class SQLiteStore:
         closed, before ``before``; how many went (call again until 0)."""
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ValueError(f"expected limit to be an int >= 1, got {limit!r}")
-        return await self._writer.submit("remove_expired", [_when(before), limit])
+        return await self._writer.submit("remove_expired", [rules.when(before), limit])
 
     # -- reads ------------------------------------------------------------------
 
@@ -201,44 +200,3 @@ class SQLiteStore:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
-
-
-# -- argument checks (in the caller, see the module docstring) ----------------------
-
-
-def _when(at: float | None) -> float:
-    # The rooms layer passes its own clock so that a replayed log carries the times
-    # the players saw; wall-clock time is only the fallback.
-    if at is None:
-        return time.time()
-    if isinstance(at, bool) or not isinstance(at, int | float):
-        raise TypeError(f"expected a timestamp (float), got {type(at).__name__}")
-    return float(at)
-
-
-def _seq(seq: int) -> int:
-    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
-        raise ValueError(f"expected seq to be an int >= 1, got {seq!r}")
-    return seq
-
-
-def _payload(payload: bytes) -> bytes:
-    if isinstance(payload, bytes):
-        return payload
-    if isinstance(payload, bytearray | memoryview):
-        return bytes(payload)
-    raise TypeError(f"expected payload bytes, got {type(payload).__name__}")
-
-
-def _text(name: str, value: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise ValueError(f"expected {name} to be a non-empty str, got {value!r}")
-    return value
-
-
-def _checked_entry(entry: LogEntry) -> LogEntry:
-    if not isinstance(entry, LogEntry):
-        raise TypeError(f"expected LogEntry, got {type(entry).__name__}")
-    # Structs do not type-check on construction; a str payload would otherwise
-    # reach SQLite and fail inside a transaction other rooms share.
-    return LogEntry(_seq(entry.seq), _when(entry.at), _payload(entry.payload))
