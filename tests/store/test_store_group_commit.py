@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from store_testing import StoreOpener, entries, entry, run, seqs_by_room
+from store_testing import NoSuchOperation, StoreOpener, entries, entry, run, seqs_by_room
 
 from tertulia.store import CommitFailed, SeqError, Store
 from tertulia.store.sqlite import SQLiteStore
@@ -122,7 +122,7 @@ def test_an_unexpected_error_rolls_back_the_whole_batch(tmp_path: Path) -> None:
                 first = store.start_append("BBBB", entry(1))
                 await asyncio.sleep(0.2)
                 innocent = store.start_append("AAAA", entry(1))
-                culprit = store._writer.submit("no_such_operation", [])
+                culprit = store._writer.submit(NoSuchOperation())
                 await asyncio.sleep(0.05)
             await first
             for future in (innocent, culprit):

@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from .base import LogEntry
+from .errors import SeqError, SnapshotError
 
 # -- a caller's arguments --------------------------------------------------------------
 
@@ -32,6 +33,13 @@ def when(at: float | None) -> float:
         return time.time()
     if isinstance(at, bool) or not isinstance(at, int | float):
         raise TypeError(f"expected a timestamp (float), got {type(at).__name__}")
+    return float(at)
+
+
+def moment(name: str, at: float) -> float:
+    """A timestamp that must be given (a match's end)."""
+    if isinstance(at, bool) or not isinstance(at, int | float):
+        raise TypeError(f"expected {name} to be a timestamp (float), got {type(at).__name__}")
     return float(at)
 
 
@@ -53,6 +61,12 @@ def text(name: str, value: str) -> str:
     """A non-empty str (a room's code or game when it is created)."""
     if not isinstance(value, str) or not value:
         raise ValueError(f"expected {name} to be a non-empty str, got {value!r}")
+    return value
+
+
+def string(name: str, value: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected {name} to be a str, got {type(value).__name__}")
     return value
 
 
@@ -83,6 +97,20 @@ def fence(fence: int) -> int:
     return fence
 
 
+def retention_limit(limit: int) -> int:
+    """How many rows one call of `Store.remove_older_than` may remove."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"expected limit to be an int >= 1, got {limit!r}")
+    return limit
+
+
+def recent_limit(limit: int) -> int:
+    """How many matches `Store.recent_matches` may return."""
+    if limit < 0:
+        raise ValueError(f"expected limit >= 0, got {limit}")
+    return limit
+
+
 # -- the JSON columns (room meta, a match's players and extra) --------------------------------
 
 _encode = msgspec.json.encode
@@ -94,3 +122,31 @@ def to_json(value: Any) -> str:
     """JSON text (readable in the sqlite3 shell and psql); `TypeError` in the caller for a
     value JSON cannot hold, so it never fails a shared transaction."""
     return _encode(value).decode()
+
+
+# -- what the log accepts (in the writer, against what its transaction sees) -------------------
+
+
+def continue_log(code: str, last_seq: int, entries: Sequence[LogEntry]) -> int:
+    """The room's last seq once ``entries`` follow ``last_seq``; `SeqError` unless their seqs
+    continue it by exactly one each."""
+    # Consecutive, not just increasing: a gap means an entry was lost or a second writer is
+    # racing, and replay of a gapped log would silently diverge.
+    expected = last_seq + 1
+    for entry in entries:
+        if entry.seq != expected:
+            raise SeqError(
+                f"room {code!r}: expected seq {expected}, got {entry.seq} "
+                f"(batch seqs {[e.seq for e in entries]})"
+            )
+        expected += 1
+    return expected - 1
+
+
+def check_snapshot(code: str, seq: int, last_seq: int, latest: int | None) -> None:
+    """`SnapshotError` for a snapshot at ``seq`` ahead of the log (which ends at ``last_seq``)
+    or behind the ``latest`` kept; one at the same seq replaces it (another version's)."""
+    if seq > last_seq:
+        raise SnapshotError(f"room {code!r}: snapshot at seq {seq} but the log ends at {last_seq}")
+    if latest is not None and seq < latest:
+        raise SnapshotError(f"room {code!r}: snapshot at seq {seq} is behind the one at {latest}")

@@ -37,6 +37,16 @@ import psycopg
 from .. import rules
 from ..base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot, StoreStats
 from ..errors import StoreClosed, UnknownRoom
+from ..writes import (
+    Append,
+    Claim,
+    Claimed,
+    CloseRoom,
+    CreateRoom,
+    RecordMatch,
+    SaveSnapshot,
+    UpdateMeta,
+)
 from . import reads
 from .identity import shared_key
 from .schema import check_schema_name, connect_kwargs, migrate
@@ -123,16 +133,18 @@ class PostgresStore:
             meta=dict(meta or {}),
         )
         start = 0 if fence is None else rules.fence(fence)
-        await self._writer.submit("create_room", room.code, room, _json(room.meta), start)
+        meta_json = _json(room.meta)
+        write = CreateRoom(room.code, room.game, room.public, room.created_at, meta_json, start)
+        await self._writer.submit(write)
         return room
 
     async def claim(self, code: str, fence: int) -> LiveRoom:
         """Take the room over under ``fence`` (`FencedOut` unless it is above the stored one)
         and return everything committed before, for replay."""
-        room_id = await self._writer.submit("claim", rules.code(code), rules.fence(fence))
+        claimed: Claimed = await self._writer.submit(Claim(rules.code(code), rules.fence(fence)))
         # Read after the claim's COMMIT: every earlier owner's append either committed
         # before it (and is read here) or found the new fence and was refused.
-        live = await self._read(lambda conn: reads.live_rooms(conn, room_id=room_id))
+        live = await self._read(lambda conn: reads.live_rooms(conn, room_id=claimed.room_id))
         if not live:  # closed since (by a still newer owner)
             raise UnknownRoom(f"no live room {code!r}")
         return live[0]
@@ -162,7 +174,7 @@ class PostgresStore:
             done.set_result(None)
             return done
         return self._writer.submit(
-            "append", rules.code(code), batch, weight=len(batch), on_done=on_durable
+            Append(rules.code(code), batch), weight=len(batch), on_done=on_durable
         )
 
     def settle_answered(self) -> None:
@@ -176,25 +188,32 @@ class PostgresStore:
     ) -> None:
         """Keep the room's state after entry `seq`; replay starts from the latest."""
         snapshot = Snapshot(rules.seq(seq), rules.when(at), rules.payload(payload))
-        await self._writer.submit("snapshot", rules.code(code), snapshot)
+        await self._writer.submit(SaveSnapshot(rules.code(code), snapshot))
 
     async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:
         """Replace the room's meta dict."""
-        await self._writer.submit("meta", rules.code(code), _json(dict(meta)))
+        await self._writer.submit(UpdateMeta(rules.code(code), _json(dict(meta))))
 
     async def close_room(
         self, code: str, reason: str, *, at: float | None = None, keep_log: bool = False
     ) -> None:
         """Mark the room closed; its code becomes free. Drops its log unless `keep_log`."""
-        if not isinstance(reason, str):
-            raise TypeError(f"expected reason to be a str, got {type(reason).__name__}")
-        reason = _no_nul("reason", reason)
-        await self._writer.submit("close", rules.code(code), reason, rules.when(at), bool(keep_log))
+        reason = _no_nul("reason", rules.string("reason", reason))
+        write = CloseRoom(rules.code(code), reason, rules.when(at), bool(keep_log))
+        await self._writer.submit(write)
 
     async def record_finished_match(self, match: FinishedMatch) -> None:
         """Keep a finished match for `recent_matches`."""
-        players_json, extra_json = _json(match.players), _json(match.extra)
-        await self._writer.submit("finished_match", None, match, players_json, extra_json)
+        started_at = match.started_at
+        write = RecordMatch(
+            _no_nul("room", rules.string("room", match.room)),
+            _no_nul("game", rules.string("game", match.game)),
+            None if started_at is None else rules.moment("started_at", started_at),
+            rules.moment("ended_at", match.ended_at),
+            _json(match.players),
+            _json(match.extra),
+        )
+        await self._writer.submit(write)
 
     # -- reads ------------------------------------------------------------------
 

@@ -29,7 +29,8 @@ import psycopg
 
 from ..base import StoreStats
 from ..errors import CommitFailed, StoreClosed, StoreError
-from .batch import OPS, Batch, Request
+from ..writes import Write
+from .batch import HANDLERS, Batch, Request
 
 log = logging.getLogger("tertulia.store.postgres")
 
@@ -68,17 +69,14 @@ class Writer:
         return not self._lost
 
     def submit(
-        self,
-        op: str,
-        code: str | None,
-        *args: Any,
-        weight: int = 0,
-        on_done: _OnDone | None = None,
+        self, write: Write, *, weight: int = 0, on_done: _OnDone | None = None
     ) -> asyncio.Future[Any]:
+        """Queue ``write`` for the next batch; the future settles after its COMMIT, with what
+        the write returned (None for most)."""
         if self._closing:
             raise StoreClosed("the store is closed")
         future = asyncio.get_running_loop().create_future()
-        request = Request(op, code, args, future, on_done, weight)
+        request = Request(write, future, on_done, weight)
         if self._lost:
             _settle(request, _connection_lost())
             return future
@@ -129,7 +127,7 @@ class Writer:
             await state.begin_and_lock({r.code for r in batch if r.code})
             for index, request in enumerate(batch):
                 try:
-                    outcomes[index] = await OPS[request.op](state, request)
+                    outcomes[index] = await HANDLERS[type(request.write)](state, request.write)
                 except StoreError as refused:
                     outcomes[index] = _Refused(refused)
             await state.insert_and_commit()

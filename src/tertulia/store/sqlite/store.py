@@ -21,6 +21,15 @@ from typing import Any, Self
 from .. import rules
 from ..base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot, StoreStats
 from ..errors import StoreClosed
+from ..writes import (
+    Append,
+    CloseRoom,
+    CreateRoom,
+    RecordMatch,
+    RemoveExpired,
+    SaveSnapshot,
+    UpdateMeta,
+)
 from . import ops, schema
 from .writer_client import WriterProcess
 
@@ -82,8 +91,9 @@ class SQLiteStore:
             meta=dict(meta or {}),
         )
         meta_json = rules.to_json(room.meta)
-        args = [room.code, room.game, room.public, room.created_at, meta_json]
-        await self._writer.submit("create_room", args)
+        await self._writer.submit(
+            CreateRoom(room.code, room.game, room.public, room.created_at, meta_json)
+        )
         return room
 
     async def append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> None:
@@ -107,8 +117,9 @@ class SQLiteStore:
             done = asyncio.get_running_loop().create_future()
             done.set_result(None)
             return done
-        rows = [[entry.seq, entry.at, entry.payload] for entry in batch]
-        return self._writer.submit("append", [code, rows], weight=len(batch), on_done=on_durable)
+        return self._writer.submit(
+            Append(rules.code(code), batch), weight=len(batch), on_done=on_durable
+        )
 
     def settle_answered(self) -> None:
         self._writer.settle_answered()
@@ -118,32 +129,39 @@ class SQLiteStore:
     ) -> None:
         """Keep the room's state after entry `seq`; replay starts from the latest."""
         snapshot = Snapshot(rules.seq(seq), rules.when(at), rules.payload(payload))
-        await self._writer.submit("snapshot", [code, snapshot.seq, snapshot.at, snapshot.payload])
+        await self._writer.submit(SaveSnapshot(rules.code(code), snapshot))
 
     async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:
         """Replace the room's meta dict."""
         meta_json = rules.to_json(dict(meta))
-        await self._writer.submit("meta", [code, meta_json])
+        await self._writer.submit(UpdateMeta(rules.code(code), meta_json))
 
     async def close_room(
         self, code: str, reason: str, *, at: float | None = None, keep_log: bool = False
     ) -> None:
         """Mark the room closed; its code becomes free. Drops its log unless `keep_log`."""
-        when = rules.when(at)
-        await self._writer.submit("close", [code, reason, when, keep_log])
+        reason = rules.string("reason", reason)
+        write = CloseRoom(rules.code(code), reason, rules.when(at), bool(keep_log))
+        await self._writer.submit(write)
 
     async def record_finished_match(self, match: FinishedMatch) -> None:
         """Keep a finished match for `recent_matches`."""
-        players_json, extra_json = rules.to_json(match.players), rules.to_json(match.extra)
-        args = [match.room, match.game, match.started_at, match.ended_at, players_json, extra_json]
-        await self._writer.submit("finished_match", args)
+        started_at = match.started_at
+        write = RecordMatch(
+            rules.string("room", match.room),
+            rules.string("game", match.game),
+            None if started_at is None else rules.moment("started_at", started_at),
+            rules.moment("ended_at", match.ended_at),
+            rules.to_json(match.players),
+            rules.to_json(match.extra),
+        )
+        await self._writer.submit(write)
 
     async def remove_older_than(self, before: float, *, limit: int = 500) -> int:
         """Remove up to ``limit`` rows of finished matches that ended, and closed rooms that
         closed, before ``before``; how many went (call again until 0)."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"expected limit to be an int >= 1, got {limit!r}")
-        return await self._writer.submit("remove_expired", [rules.when(before), limit])
+        limit = rules.retention_limit(limit)
+        return await self._writer.submit(RemoveExpired(rules.when(before), limit))
 
     # -- reads ------------------------------------------------------------------
 
