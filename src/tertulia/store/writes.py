@@ -73,7 +73,8 @@ class CloseRoom(RoomWrite, frozen=True):
 
 
 class RecordMatch(Write, frozen=True):
-    """Keep a finished match (of ``room``, which need not be live)."""
+    """Keep a finished match (of ``room``, which need not be live). Its fields are in the
+    order of the columns of ``finished_matches`` they fill."""
 
     room: str
     game: str

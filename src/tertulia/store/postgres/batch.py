@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import psycopg
 
 from .. import rules
@@ -268,14 +269,7 @@ class Batch:
         await self._savepoint(
             "INSERT INTO finished_matches (room_code, game, started_at, ended_at, players, extra) "
             "VALUES (%s, %s, %s, %s, %s::jsonb, %s::jsonb)",
-            (
-                write.room,
-                write.game,
-                write.started_at,
-                write.ended_at,
-                write.players_json,
-                write.extra_json,
-            ),
+            msgspec.structs.astuple(write),  # its fields in the columns' order
         )
 
 

@@ -19,41 +19,33 @@ without a custom codec per type, and its sync and async APIs are the same, so te
 CLI can use the plain one where no event loop runs. asyncpg speaks the protocol itself and
 is quicker per query, which a batch of one statement per kind does not need.
 
-Arguments are checked here, in the caller, so that a malformed request fails its own caller
-at once instead of reaching a transaction shared with other rooms. One difference from
-SQLite: PostgreSQL's text and jsonb cannot hold a NUL character, so one in a code, a name or
-a JSON value is refused here (`ValueError`) rather than by a failed transaction.
+Arguments are checked in the caller, as for every back-end (`front.StoreFront`), so that a
+malformed request fails its own caller at once instead of reaching a transaction shared with
+other rooms. One difference from SQLite: PostgreSQL's text and jsonb cannot hold a NUL
+character, so one in a code, a name, a reason or a JSON value is refused here (`ValueError`)
+rather than by a failed transaction.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from types import TracebackType
-from typing import Any, Self
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 import psycopg
 
 from .. import rules
-from ..base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot, StoreStats
+from ..base import FinishedMatch, LiveRoom, RoomRecord
 from ..errors import StoreClosed, UnknownRoom
-from ..writes import (
-    Append,
-    Claim,
-    Claimed,
-    CloseRoom,
-    CreateRoom,
-    RecordMatch,
-    SaveSnapshot,
-    UpdateMeta,
-)
+from ..front import StoreFront
+from ..writes import Claim, Claimed
 from . import reads
 from .identity import shared_key
 from .schema import check_schema_name, connect_kwargs, migrate
 from .writer import Writer
 
 
-class PostgresStore:
+class PostgresStore(StoreFront):
     """`FencedStore` on a PostgreSQL database. Open it with ``await PostgresStore.open(url)``
     on the event loop that will use it, and `close()` it there.
 
@@ -97,20 +89,6 @@ class PostgresStore:
             raise
         return cls(writer_conn, reader_conn, schema_version=version, require_claim=require_claim)
 
-    @property
-    def writable(self) -> bool:
-        """False once the write connection was lost: nothing more can be saved."""
-        return self._writer.alive
-
-    def on_writer_lost(self, callback: Callable[[], None]) -> None:
-        """Call ``callback`` (on the event loop) if the write connection is lost."""
-        self._writer.on_lost = callback
-
-    @property
-    def stats(self) -> StoreStats:
-        """Live counters: commits, acknowledged requests and entries, failed batches."""
-        return self._writer.stats
-
     # -- writes -----------------------------------------------------------------
 
     async def create_room(
@@ -125,18 +103,8 @@ class PostgresStore:
     ) -> RoomRecord:
         """Register a live room owned by this store from ``fence`` on (0 if None);
         `RoomExists` if a live room has the code."""
-        room = RoomRecord(
-            code=_no_nul("code", rules.text("code", code)),
-            game=_no_nul("game", rules.text("game", game)),
-            public=bool(public),
-            created_at=rules.when(created_at),
-            meta=dict(meta or {}),
-        )
         start = 0 if fence is None else rules.fence(fence)
-        meta_json = _json(room.meta)
-        write = CreateRoom(room.code, room.game, room.public, room.created_at, meta_json, start)
-        await self._writer.submit(write)
-        return room
+        return await self._create_room(code, game, public, meta, created_at, start)
 
     async def claim(self, code: str, fence: int) -> LiveRoom:
         """Take the room over under ``fence`` (`FencedOut` unless it is above the stored one)
@@ -154,67 +122,6 @@ class PostgresStore:
         (or unchecked, with ``require_claim=False``)."""
         self._writer.held.pop(code, None)
 
-    async def append(self, code: str, entries: LogEntry | Sequence[LogEntry]) -> None:
-        """Append entries whose seqs continue the room's log by +1; durable on return.
-
-        Cancelling the awaiting task does not withdraw the write: it may still commit."""
-        await self.start_append(code, entries)
-
-    def start_append(
-        self,
-        code: str,
-        entries: LogEntry | Sequence[LogEntry],
-        on_durable: Callable[[BaseException | None], None] | None = None,
-    ) -> Awaitable[None]:
-        """Queue the append now (bad arguments raise here); the future settles after COMMIT,
-        and ``on_durable`` is called with the outcome just before."""
-        batch = rules.entries(entries)
-        if not batch:
-            done = asyncio.get_running_loop().create_future()
-            done.set_result(None)
-            return done
-        return self._writer.submit(
-            Append(rules.code(code), batch), weight=len(batch), on_done=on_durable
-        )
-
-    def settle_answered(self) -> None:
-        """Nothing to do here: an outcome reaches this process only through the writer task's
-        own read of the connection, and the task settles every request of a batch the moment
-        it reads the COMMIT's answer. (SQLite's writer answers over a socket that can be read
-        ahead of the loop; see `Store.settle_answered`.)"""
-
-    async def save_snapshot(
-        self, code: str, seq: int, payload: bytes, *, at: float | None = None
-    ) -> None:
-        """Keep the room's state after entry `seq`; replay starts from the latest."""
-        snapshot = Snapshot(rules.seq(seq), rules.when(at), rules.payload(payload))
-        await self._writer.submit(SaveSnapshot(rules.code(code), snapshot))
-
-    async def update_room_meta(self, code: str, meta: Mapping[str, Any]) -> None:
-        """Replace the room's meta dict."""
-        await self._writer.submit(UpdateMeta(rules.code(code), _json(dict(meta))))
-
-    async def close_room(
-        self, code: str, reason: str, *, at: float | None = None, keep_log: bool = False
-    ) -> None:
-        """Mark the room closed; its code becomes free. Drops its log unless `keep_log`."""
-        reason = _no_nul("reason", rules.string("reason", reason))
-        write = CloseRoom(rules.code(code), reason, rules.when(at), bool(keep_log))
-        await self._writer.submit(write)
-
-    async def record_finished_match(self, match: FinishedMatch) -> None:
-        """Keep a finished match for `recent_matches`."""
-        started_at = match.started_at
-        write = RecordMatch(
-            _no_nul("room", rules.string("room", match.room)),
-            _no_nul("game", rules.string("game", match.game)),
-            None if started_at is None else rules.moment("started_at", started_at),
-            rules.moment("ended_at", match.ended_at),
-            _json(match.players),
-            _json(match.extra),
-        )
-        await self._writer.submit(write)
-
     # -- reads ------------------------------------------------------------------
 
     async def load_live_rooms(self) -> list[LiveRoom]:
@@ -226,28 +133,21 @@ class PostgresStore:
     ) -> list[FinishedMatch]:
         """Finished matches, newest first (optionally of one game; optionally only those
         whose ``extra`` says ``"public": true``)."""
-        if limit < 0:
-            raise ValueError(f"expected limit >= 0, got {limit}")
-        return await self._read(
-            lambda conn: reads.recent_matches(conn, limit, game, public_only)
-        )
+        limit = rules.recent_limit(limit)
+        return await self._read(lambda conn: reads.recent_matches(conn, limit, game, public_only))
 
     async def load_live_room(self, code: str, *, snapshot: bool = True) -> LiveRoom | None:
         """One live room as `load_live_rooms` gives it (None if none has the code); with
         ``snapshot=False``, its whole log and no snapshot."""
-        live = await self._read(
-            lambda conn: reads.live_rooms(conn, code=rules.code(code), snapshot=snapshot)
-        )
+        code = rules.code(code)
+        live = await self._read(lambda conn: reads.live_rooms(conn, code=code, snapshot=snapshot))
         return live[0] if live else None
 
     async def remove_older_than(self, before: float, *, limit: int = 500) -> int:
         """Retention (`Store.remove_older_than`): one short transaction on the reading
         connection, so the writer's group commits never wait behind it."""
-        if limit < 1:
-            raise ValueError(f"expected limit >= 1, got {limit}")
-        return await self._read(
-            lambda conn: reads.remove_older_than(conn, rules.when(before), limit)
-        )
+        limit, before = rules.retention_limit(limit), rules.when(before)
+        return await self._read(lambda conn: reads.remove_older_than(conn, before, limit))
 
     async def shared_identity_key(self) -> bytes:
         """The HMAC key every node derives player ids with (see `identity`)."""
@@ -275,29 +175,15 @@ class PostgresStore:
                 await self._reader_conn.close()
             await self._writer_conn.close()
 
-    async def __aenter__(self) -> Self:
-        return self
+    # -- what PostgreSQL cannot store (see the module docstring) -----------------------------
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
+    def _storable(self, name: str, value: str) -> str:
+        if "\x00" in value:
+            raise ValueError(f"{name} must not contain a NUL character (PostgreSQL text cannot)")
+        return value
 
-
-# -- argument checks (in the caller, see the module docstring) ----------------------
-
-
-def _no_nul(name: str, value: str) -> str:
-    if "\x00" in value:
-        raise ValueError(f"{name} must not contain a NUL character (PostgreSQL text cannot)")
-    return value
-
-
-def _json(value: Any) -> str:
-    text = rules.to_json(value)  # TypeError here, for a value JSON cannot hold
-    if "\\u0000" in text:
-        raise ValueError("a JSON value must not contain a NUL character (jsonb cannot hold it)")
-    return text
+    def _json(self, value: Any) -> str:
+        text = rules.to_json(value)  # TypeError here, for a value JSON cannot hold
+        if "\\u0000" in text:
+            raise ValueError("a JSON value must not contain a NUL character (jsonb cannot hold it)")
+        return text

@@ -84,6 +84,12 @@ class Writer:
         self._wake.set()
         return future
 
+    def settle_answered(self) -> None:
+        """Nothing to do here: an outcome reaches this process only through the writer task's
+        own read of the connection, and the task settles every request of a batch the moment
+        it reads the COMMIT's answer. (SQLite's writer answers over a socket that can be read
+        ahead of the loop; see `Store.settle_answered`.)"""
+
     async def close(self) -> None:
         """Write everything already submitted, then stop the task."""
         self._closing = True

@@ -104,14 +104,7 @@ def record_match(conn: sqlite3.Connection, write: RecordMatch) -> None:
     conn.execute(
         "INSERT INTO finished_matches (room_code, game, started_at, ended_at, players, extra) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        (
-            write.room,
-            write.game,
-            write.started_at,
-            write.ended_at,
-            write.players_json,
-            write.extra_json,
-        ),
+        msgspec.structs.astuple(write),  # its fields in the columns' order
     )
 
 
@@ -145,6 +138,7 @@ def remove_expired(conn: sqlite3.Connection, write: RemoveExpired) -> int:
         conn.execute("DELETE FROM snapshots WHERE room_id = ?", (room_id,))
         removed += conn.execute("DELETE FROM rooms WHERE id = ?", (room_id,)).rowcount
     return removed
+
 
 # The handler of each write this writer runs (see `writes` for the one it does not: Claim).
 HANDLERS: dict[type[Any], Callable[[sqlite3.Connection, Any], Any]] = {

@@ -158,7 +158,6 @@ def read_request(data: memoryview) -> Request:
         return _decode(data)[0], unreadable.with_traceback(None)
 
 
-
 class Counters:
     def __init__(self) -> None:
         self.commits = 0
