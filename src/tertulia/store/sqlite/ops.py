@@ -16,8 +16,8 @@ from typing import Any
 
 import msgspec
 
-from .. import rules
-from ..base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot
+from .. import rules, sql
+from ..base import FinishedMatch, LiveRoom, LogEntry, Snapshot
 from ..errors import RoomExists, UnknownRoom
 from ..writes import (
     Append,
@@ -28,10 +28,7 @@ from ..writes import (
     SaveSnapshot,
     UpdateMeta,
 )
-
-_decode_dict = msgspec.json.Decoder(dict[str, Any]).decode
-_decode_players = msgspec.json.Decoder(list[dict[str, Any]]).decode
-
+from .schema import DIALECT
 
 # -- writes (writer process) ------------------------------------------------------
 
@@ -184,14 +181,7 @@ def read_live_rooms(conn: sqlite3.Connection) -> list[LiveRoom]:
             entries[room_id].append(LogEntry(seq, at, payload))
     finally:
         conn.execute("COMMIT")
-    return [
-        LiveRoom(
-            room=RoomRecord(code, game, bool(public), created_at, _decode_dict(meta)),
-            snapshot=snapshots.get(room_id),
-            entries=entries[room_id],
-        )
-        for room_id, code, game, public, created_at, meta in rooms
-    ]
+    return sql.live_rooms(rooms, snapshots, entries)
 
 
 def read_live_room(conn: sqlite3.Connection, code: str, with_snapshot: bool) -> LiveRoom | None:
@@ -223,37 +213,11 @@ def read_live_room(conn: sqlite3.Connection, code: str, with_snapshot: bool) -> 
         ]
     finally:
         conn.execute("COMMIT")
-    _, code, game, public, created_at, meta = row
-    return LiveRoom(
-        room=RoomRecord(code, game, bool(public), created_at, _decode_dict(meta)),
-        snapshot=snapshot,
-        entries=entries,
-    )
+    return sql.live_room(row, snapshot, entries)
 
 
 def read_recent_matches(
     conn: sqlite3.Connection, limit: int, game: str | None, public_only: bool = False
 ) -> list[FinishedMatch]:
-    conditions, params = [], []
-    if game is not None:
-        conditions.append("game = ?")
-        params.append(game)
-    if public_only:
-        conditions.append("json_extract(extra, '$.public') = 1")
-    where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
-    rows = conn.execute(
-        "SELECT room_code, game, started_at, ended_at, players, extra FROM finished_matches "
-        f"{where}ORDER BY ended_at DESC, id DESC LIMIT ?",
-        (*params, limit),
-    ).fetchall()
-    return [
-        FinishedMatch(
-            room=room,
-            game=game_,
-            ended_at=ended_at,
-            players=_decode_players(players),
-            started_at=started_at,
-            extra=_decode_dict(extra),
-        )
-        for room, game_, started_at, ended_at, players, extra in rows
-    ]
+    query, params = sql.recent_matches_query(DIALECT, limit, game, public_only)
+    return [sql.finished_match(row) for row in conn.execute(query, params).fetchall()]
