@@ -176,7 +176,7 @@ class Raw:
 
         def find() -> Picture | None:
             for picture in self.pictures[start:]:
-                if picture is not None and match(picture):
+                if picture is not None and _holds(match, picture):
                     return picture
             return None
 
@@ -345,6 +345,15 @@ async def room_of(clients: Clients, game: str, *names: str, public: bool = False
     for raw in players:
         await raw.push(lambda held: len(held.room["seats"]) == len(names))
     return code, players
+
+
+def _holds(match: Callable[[Picture], bool], picture: Picture) -> bool:
+    """Whether ``match`` says yes to ``picture``; no if it cannot be asked of it (a seat
+    that is not there yet, no view in the lobby)."""
+    try:
+        return bool(match(picture))
+    except (AssertionError, KeyError, TypeError, IndexError):
+        return False
 
 
 def same_picture(held: Picture, fresh: Picture) -> None:
