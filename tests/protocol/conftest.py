@@ -14,16 +14,9 @@ and a bot's first decision would start a worker process and load its word model.
 from __future__ import annotations
 
 import itertools
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-
-from server_harness import ThreadServer, games_with_tiny
-
-DROP_GRACE = 0.5  # seconds before a closed connection is a drop (a few by default)
+from protocol_servers import protocol_server
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -32,24 +25,6 @@ def pytest_configure(config: pytest.Config) -> None:
         "covers(*names): the messages and codes of docs/protocol.md this test checks "
         "(test_protocol_contract.py fails for a documented one that no test covers)",
     )
-
-
-class StillBots:
-    """A bot runner whose bots decide nothing: they sit in their seats."""
-
-    async def decide(self, game: str, view: dict, **options: object) -> None:
-        return None
-
-    def close(self) -> None:
-        pass
-
-
-def protocol_server(db: Path, **config: object) -> ThreadServer:
-    """A server (not yet started) as the suite runs them: short drop grace, still bots."""
-    config.setdefault("drop_grace_seconds", DROP_GRACE)
-    server = ThreadServer(db, games_with_tiny(), **config)
-    server.state.manager.bot_runner = StillBots()
-    return server
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ PROTOCOL = ROOT / "docs" / "protocol.md"
 
 # A stable code as the page writes it in backticks: `room.unknown`, `action.*`.
 _CODE = re.compile(r"`([a-z][a-z0-9_]*(?:\.(?:[a-z][a-z0-9_]*|\*))+)`")
+CODE_SHAPE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
 _BLOCK = re.compile(r"```json\n(.*?)```", re.DOTALL)
 
 
@@ -130,9 +131,16 @@ def notices() -> frozenset[str]:
     return frozenset(_CODE.findall(paragraph.group(1)))
 
 
+def platform_wildcards() -> frozenset[str]:
+    """The families of codes the page gives every game by a wildcard: "The codes every game
+    may get from `games/base.py` (`action.*`, …)". (A game's own families, `clue.*`, are the
+    game's, listed in its ``ERRORS``.)"""
+    sentence = re.search(r"The codes every game may get from(.*?)\.\s", text(), re.DOTALL)
+    assert sentence is not None, "the page no longer says which codes every game may get"
+    return frozenset(c for c in _CODE.findall(sentence.group(1)) if c.endswith(".*"))
+
+
 def is_documented(code: str) -> bool:
-    """Whether the page names ``code``, itself or by a wildcard (``action.*``)."""
-    if code in codes():
-        return True
-    namespace = code.partition(".")[0]
-    return f"{namespace}.*" in codes()
+    """Whether the page names ``code`` as the platform's, itself or by a wildcard that
+    gives it to every game (``action.*``)."""
+    return code in codes() or f"{code.partition('.')[0]}.*" in platform_wildcards()

@@ -10,7 +10,7 @@ import urllib.request
 
 import protocol_shapes
 import pytest
-from conftest import protocol_server
+from protocol_servers import protocol_server
 from raw_client import Clients, run
 
 from tertulia.server.addresses import parse_networks

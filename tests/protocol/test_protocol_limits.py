@@ -14,7 +14,7 @@ import json
 
 import pytest
 import websockets
-from conftest import protocol_server
+from protocol_servers import protocol_server
 from raw_client import Clients, run
 
 from tertulia.server.guard import Limits
