@@ -39,8 +39,9 @@ def test_the_host_seats_and_removes_computer_players(shared, address):
             bot = (await cy.push(lambda held: len(_bots(held)) == 1)).room["seats"][1]
             await cy.refused("remove_bot", "bot.not_a_bot", player=cy.player)
             await cy.refused("remove_bot", "bot.not_a_bot", player="bot-000000000000")
+            start = len(cy.frames)
             assert await cy.ok("remove_bot", player=bot["id"]) is None
-            await cy.push(lambda held: not _bots(held))
+            await cy.push(lambda held: not _bots(held), start)
 
     run(go())
 
@@ -123,9 +124,10 @@ def test_the_host_hands_a_dropped_seat_to_a_computer_player_and_takes_it_back(sh
             assert held.seat(bo.player)["online"] is False  # waits for its player again
             await ana.ok("stand_in", player=bo.player)  # and may be handed over again
             await cy.push(lambda held: held.seat(bo.player)["stand_in"] == "good")
+            start = len(cy.frames)
             back = await clients.hello("bo back", token=bo.token)
             await back.ok("join_room", code=code, nickname="Bo")  # "takes it back at once"
-            held = await cy.push(lambda held: held.seat(bo.player)["stand_in"] is None)
+            held = await cy.push(lambda held: held.seat(bo.player)["stand_in"] is None, start)
             assert held.seat(bo.player)["online"] is True
 
     run(go())

@@ -69,9 +69,10 @@ def test_patches_through_joins_settings_moves_drops_and_returns(shared, address)
             await _dropped(bo, ana, cy)
             await _checkpoint(ana, cy)
             await _move([ana, cy], 2)
+            start = len(ana.frames)
             back = await clients.hello("bo back", token=bo.token)
             await back.ok("join_room", code=code, nickname="Bo", resume=True)
-            await ana.push(lambda held: held.seat(bo.player)["online"])
+            await ana.push(lambda held: held.seat(bo.player)["online"], start)
             await _checkpoint(ana, back, cy)
             dee = await clients.hello("dee")  # mid-match: a spectator
             await dee.ok("join_room", code=code, nickname="Dee")
@@ -114,11 +115,13 @@ def test_patches_through_leaving_and_removal(shared, address):
     async def go():
         async with Clients(shared.ws, address) as clients:
             _code, (ana, bo, cy) = await room_of(clients, "tiny", "Ana", "Bo", "Cy")
+            start = len(ana.frames)
             await bo.ok("leave_room")
-            await ana.push(lambda held: not held.has_seat(bo.player))
+            await ana.push(lambda held: not held.has_seat(bo.player), start)
             await _checkpoint(ana, cy)
+            start = len(ana.frames)
             await ana.ok("kick", player=cy.player)
-            await ana.push(lambda held: not held.has_seat(cy.player))
+            await ana.push(lambda held: not held.has_seat(cy.player), start)
             await _checkpoint(ana)
 
     run(go())
@@ -135,8 +138,9 @@ def test_patches_through_the_end_a_rematch_and_a_move_to_another_room(shared, ad
             while ana.picture.room["status"] == "playing":
                 await _move([ana, bo], 3)
             await _checkpoint(ana, bo)  # the podium
+            start = len(bo.frames)
             await ana.ok("rematch")  # back in the lobby: the view becomes null
-            await bo.push(lambda held: held.view is None)
+            await bo.push(lambda held: held.view is None, start)
             await _checkpoint(ana, bo)
             await bo.ok("create_room", game="tiny", nickname="Bo")
             await _checkpoint(bo)

@@ -67,10 +67,11 @@ def test_create_room_sends_the_whole_picture_and_acks_with_the_code(shared, addr
     run(go())
 
 
-@pytest.mark.covers("create_room", "room.unknown_game", "nickname.length")
-def test_a_refused_create_room_opens_nothing_and_leaves_the_connection_where_it_was(
-    shared, address
-):
+@pytest.mark.covers("create_room", "join_room", "room.unknown_game", "nickname.length")
+def test_a_refused_create_room_or_join_room_leaves_the_connection_where_it_was(shared, address):
+    """ "A refused join_room (or create_room) changes nothing: a connection that was in a
+    room stays in it." """
+
     async def go():
         async with Clients(shared.ws, address) as clients:
             code, (ana, bo) = await room_of(clients, "tiny", "Ana", "Bo")
@@ -78,11 +79,39 @@ def test_a_refused_create_room_opens_nothing_and_leaves_the_connection_where_it_
             error = await ana.refused("create_room", "nickname.length", game="tiny", nickname="")
             assert error["params"] == {"max": 20}
             await ana.refused("create_room", "nickname.length", game="tiny", nickname="x" * 21)
+            await ana.refused("join_room", "room.unknown", code="ZZZZZ", nickname="Ana")
+            other, (cy,) = await room_of(clients, "tiny", "Cy")
+            await ana.refused("join_room", "nickname.taken", code=other, nickname="CY")
             start = len(ana.frames)
             await bo.ok("set_nickname", nickname="Bob")  # Ana is still in the first room
             held = await ana.push(lambda held: held.seat(bo.player)["nickname"] == "Bob", start)
             assert held.code == code
             assert await ana.ok("list_rooms") == {"seated": code}
+            assert not cy.picture.has_seat(ana.player)
+
+    run(go())
+
+
+@pytest.mark.covers("room", "leave_room")
+def test_former_colours_name_who_left_during_the_match_until_the_next_one(shared, address):
+    """A player who leaves mid-match keeps their colour in ``former_colours`` (the scores
+    still name them) and gets it again on coming back if it is still free; the next match
+    clears it."""
+
+    async def go():
+        async with Clients(shared.ws, address) as clients:
+            code, (ana, _, cy) = await room_of(clients, "tiny", "Ana", "Bo", "Cy")
+            colour = ana.picture.seat(cy.player)["colour"]
+            await ana.ok("start_match")
+            start = len(ana.frames)
+            await cy.ok("leave_room")  # tiny: the match ends when a player leaves
+            held = await ana.push(lambda held: not held.has_seat(cy.player), start)
+            assert held.room["former_colours"] == {cy.player: colour}
+            start = len(ana.frames)
+            await cy.ok("join_room", code=code, nickname="Cy")
+            held = await ana.push(lambda held: held.has_seat(cy.player), start)
+            assert held.seat(cy.player)["colour"] == colour
+            assert held.room["former_colours"] == {}
 
     run(go())
 
