@@ -196,3 +196,47 @@ def test_pinto_title_codes(shared, address):
             assert set(error["params"]) == {"max"}
 
     run(go())
+
+
+@pytest.mark.covers("room", "patch", "act", "frame.too_large")
+def test_blobs_travel_once_per_connection_and_again_to_a_new_one(shared, address):
+    """Pintó: a revealed drawing is a blob the view names by key, sent once per connection
+    (keep it until you leave or reconnect); a new connection gets every blob it may see.
+    And a room's game may allow larger frames than 64 KiB (a drawing travels in one)."""
+
+    async def go():
+        async with Clients(shared.ws, address) as clients:
+            code, (ana, bo, cy) = await room_of(clients, "pinto", "Ana", "Bo", "Cy")
+            await ana.ok("start_match")
+            for raw in (ana, bo, cy):
+                await raw.push(lambda held: held.view is not None)
+            await ana.ok("act", action={"type": "set_title", "text": "a red boat"})
+            stroke = {"colour": "#1d1d1f", "size": 5, "points": [10, 10, 500, 500, 900, 20]}
+            start = len(cy.frames)
+            await ana.ok("act", action={"type": "reveal_drawing", "strokes": [stroke]})
+            held = await cy.push(lambda held: held.view["drawings"].get(ana.player), start)
+            key = held.view["drawings"][ana.player]["blob"]
+            sent = [f["blobs"] for f in cy.frames[start:] if f.get("blobs")]
+            assert len(sent) == 1 and list(sent[0]) == [key]
+            assert sent[0][key][0]["points"] == stroke["points"]
+            start = len(cy.frames)
+            await bo.ok("act", action={"type": "set_title", "text": "a green tree"})
+            await bo.ok("act", action={"type": "reveal_drawing", "strokes": [stroke]})
+            await cy.push(lambda held: held.view["drawings"].get(bo.player), start)
+            again = [f["blobs"] for f in cy.frames[start:] if f.get("blobs")]
+            assert all(key not in blobs for blobs in again), "a blob sent twice"
+            tab = await clients.hello("cy again", token=cy.token)
+            await tab.ok("join_room", code=code, nickname="Cy", resume=True)
+            whole = tab.first(lambda f: f["type"] == "room" and f["blobs"])
+            assert whole is not None and key in whole["blobs"]
+            # Pintó's frames may be larger than the default 64 KiB, up to the game's limit.
+            error = await cy.refused("chat", "chat.too_long", text="x" * (100 * 1024))
+            assert error["params"] == {"max": 300}
+            start, msg_id = len(cy.frames), cy.next_id()
+            await cy.send({"type": "chat", "id": msg_id, "text": "x" * (600 * 1024)})
+            await cy.settle()
+            cy.unanswered(msg_id)  # its re is test_protocol_session's frame.too_large test's
+            error = cy.frames[start]
+            assert error["code"] == "frame.too_large" and error["params"]["max"] > 64 * 1024
+
+    run(go())
