@@ -45,6 +45,11 @@ UNREACHABLE = {
     "seat.already_seated": "a system action of the room's (a client's is action.room_only first)",
     "seat.match_full": "a system action of the room's; the room makes the newcomer a spectator",
     "timeout.early": "a timeout is the room's own action (a client's is action.room_only)",
+    "message.not_for_room": "the page: the room's own safeguard, a session gives a room only "
+    "room messages",
+    "room.not_a_player": "the page: hosting passed by the room itself, never to a spectator",
+    "room.already_seated": "the page: the room's own decision to seat a spectator",
+    "bot.not_playing": "the page: a computer player's stale move, dropped unanswered",
 }
 
 # What a test may say it covers beyond the page's message types and codes: rules of the
