@@ -59,7 +59,7 @@ from tertulia.rooms.model import (
     record_encoder,
 )
 from tertulia.rooms.replay import SNAPSHOT_EVERY, snapshot_of
-from tertulia.store import SQLiteStore
+from tertulia.store.sqlite import SQLiteStore
 
 PLAYERS = ["p0", "p1", "p2", "p3"]
 

@@ -33,7 +33,7 @@ from tertulia import protocol as p
 from tertulia.games import GAMES
 from tertulia.rooms.limits import TokenBucket
 from tertulia.rooms.manager import RoomManager
-from tertulia.store import SQLiteStore
+from tertulia.store.sqlite import SQLiteStore
 
 ROWS = "ABCDEFGHIJKLMNOP"
 

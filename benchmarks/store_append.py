@@ -29,7 +29,8 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from tertulia.store import LogEntry, SQLiteStore
+from tertulia.store import LogEntry
+from tertulia.store.sqlite import SQLiteStore
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
 

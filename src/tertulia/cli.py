@@ -115,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    from .store.backup import BackupError, backup
+    from .store.sqlite.backup import BackupError, backup
 
     config = Config.from_env(db_path=args.db)
     try:

@@ -118,7 +118,8 @@ class _Node(Inbound):
         self.manager = None
         self.remote: dict[str, RemoteRoom] = {}
         self.relaying: dict[str, tuple[object, str]] = {}
-        self.awaiting: dict[str, set[int]] = {}
+        self.awaiting: dict[str, dict[int, bool]] = {}
+        self.in_doubt: dict[tuple[str, int], object] = {}
         self.relayed: dict[str, tuple[RelayedPeer, object]] = {}
         self.found_again: list[object] = []
 
@@ -150,10 +151,12 @@ def test_an_answer_from_the_owner_settles_its_frame_and_a_dead_owner_s_debts_are
     session = _attached(node, room, "here/1")
     room.submit(session, _act(1))
     room.submit(session, _act(2))
-    assert node.awaiting["here/1"] == {1, 2}
+    assert set(node.awaiting["here/1"]) == {1, 2}
+    for _, frame in node.bus.sent:
+        node._heard(frame)  # Redis says the owner's node heard both
     # The owner's answer to 1 comes back with the pushes; 2 is never answered.
     node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(1)), 1)]))
-    assert node.awaiting["here/1"] == {2}
+    assert set(node.awaiting["here/1"]) == {2}
     assert room.give_up(owner_died=True) == [session]
     assert session.answers() == [(1, "ack"), (2, "room.outcome_unknown")]
     assert "here/1" not in node.awaiting
@@ -215,6 +218,7 @@ def test_a_late_push_from_a_former_owner_is_dropped_at_the_node() -> None:
     old = node.remote_room()  # reached through "owner"
     session = _attached(node, old, "here/1")
     old.submit(session, _act(4))
+    node._heard(node.bus.sent[-1][1])
     old.give_up(owner_died=True)
     new = RemoteRoom(
         "ABCD", "next", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
@@ -260,6 +264,7 @@ def test_a_room_reached_through_a_former_owner_is_given_up_when_the_lease_moved_
         await asyncio.sleep(0)  # its Attach is on its way to "gone"
         bo = _attached(node, old, "here/2")
         old.submit(bo, _act(9))
+        node._heard(node.bus.sent[-1][1])  # Redis said "gone" heard it
         new = node._remote("ABCD", Owner("next", 2))
         assert new is not old and new.owner == "next" and node.remote["ABCD"] is new
         with pytest.raises(RuleError) as refused:
@@ -388,5 +393,43 @@ def test_a_node_waiting_for_a_dead_owner_s_lease_finds_the_room_when_told_of_its
         finally:
             await node.redis.delete(lease)
             await node.redis.aclose()
+
+    asyncio.run(go())
+
+
+def test_a_frame_whose_fate_redis_has_not_told_yet_waits_for_it_when_its_owner_is_given_up():
+    """ "never answered twice, never applied twice": the owner is given up (its beat lapsed)
+    while two frames' publishes are still on their way. The one Redis then says was heard
+    is ``room.outcome_unknown``; the one nobody heard joins what the session holds for the
+    new owner."""
+
+    async def go() -> None:
+        node = _Node()
+        node.in_doubt = {}
+        room = RemoteRoom(
+            "ABCD",
+            "owner",
+            {},
+            node.bus,
+            lambda s: s.cluster_conn,
+            node.relaying,
+            node.awaiting,
+            in_doubt=node.in_doubt,
+        )
+        node.remote["ABCD"] = room
+        session = _attached(node, room, "here/1")
+        room.submit(session, _act(1))
+        room.submit(session, _act(2))
+        heard, unheard = (frame for _, frame in node.bus.sent[-2:])
+        session.held = Held("ABCD", lambda msg_id, error: None)
+        room.give_up(owner_died=True)
+        assert session.answers() == []  # neither is known yet
+        node._heard(heard)
+        found = node._unheard(unheard)
+        assert found is not None
+        node._hold_again(*found)
+        assert session.answers() == [(1, "room.outcome_unknown")]
+        assert [m.id for m in session.held.take()] == [2]
+        assert node.in_doubt == {}
 
     asyncio.run(go())

@@ -14,7 +14,7 @@ from server_harness import games_with_tiny
 from tertulia import protocol as p
 from tertulia.rooms.limits import TokenBucket
 from tertulia.rooms.manager import ManagerConfig, RoomManager
-from tertulia.store import SQLiteStore
+from tertulia.store.sqlite import SQLiteStore
 
 
 class Peer:

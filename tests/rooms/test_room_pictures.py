@@ -39,7 +39,7 @@ from tertulia.rooms.inbox import ClockRanOut, GraceOver
 from tertulia.rooms.manager import ManagerConfig, RoomManager
 from tertulia.rooms.room import RoomConfig
 from tertulia.rooms.views import game_view, lobby_view
-from tertulia.store import SQLiteStore
+from tertulia.store.sqlite import SQLiteStore
 
 # Clocks never run on their own here (every grace and game clock is huge): the machine says
 # when one runs out, so an example replays exactly.

@@ -25,7 +25,8 @@ from tertulia.rooms import model
 from tertulia.rooms.manager import ManagerConfig, RoomManager
 from tertulia.rooms.replay import replay
 from tertulia.rooms.room import RoomConfig
-from tertulia.store import CommitFailed, SQLiteStore
+from tertulia.store import CommitFailed
+from tertulia.store.sqlite import SQLiteStore
 
 # The restart grace in these tests (20 s by default): long enough that a loaded machine still
 # sees the extend before the timeout that ends it (0.5 s was not, at a load average of 13).

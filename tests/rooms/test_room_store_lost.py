@@ -17,7 +17,7 @@ from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
 from tertulia.rooms.manager import RoomManager
-from tertulia.store import SQLiteStore
+from tertulia.store.sqlite import SQLiteStore
 
 
 def test_a_clock_that_cannot_be_saved_is_retried_with_growing_pauses(tmp_path):

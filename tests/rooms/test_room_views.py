@@ -31,7 +31,8 @@ from tertulia.protocol import (
 )
 from tertulia.rooms.manager import RoomManager
 from tertulia.rooms.views import game_view
-from tertulia.store import CommitFailed, SQLiteStore
+from tertulia.store import CommitFailed
+from tertulia.store.sqlite import SQLiteStore
 
 ROWS = "ABCDEFGHIJKLMNOP"
 

@@ -23,7 +23,8 @@ from tertulia.rooms.identity import Identity
 from tertulia.rooms.limits import TokenBucket
 from tertulia.rooms.manager import ManagerConfig, RoomManager
 from tertulia.rooms.replay import replay
-from tertulia.store import LiveRoom, LogEntry, RoomRecord, SQLiteStore
+from tertulia.store import LiveRoom, LogEntry, RoomRecord
+from tertulia.store.sqlite import SQLiteStore
 
 
 def test_codes_have_4_to_6_characters_without_ambiguous_ones():

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from tertulia.store import LogEntry, SQLiteStore
+from tertulia.store import LogEntry
+from tertulia.store.sqlite import SQLiteStore
 
 
 async def room_writer(store: SQLiteStore, code: str) -> None:

@@ -9,7 +9,9 @@ from typing import Any, TypeVar
 
 from services import database_url
 
-from tertulia.store import LogEntry, SQLiteStore
+from tertulia.store import LogEntry
+from tertulia.store.sqlite import SQLiteStore
+from tertulia.store.writes import Write
 
 T = TypeVar("T")
 
@@ -26,6 +28,10 @@ def entry(seq: int, text: str = "") -> LogEntry:
 
 def entries(first: int, last: int) -> list[LogEntry]:
     return [entry(seq) for seq in range(first, last + 1)]
+
+
+class NoSuchOperation(Write, frozen=True):
+    """A write no writer runs, as a bug in the server would send."""
 
 
 async def seqs_by_room(where: Path | StoreOpener) -> dict[str, list[int]]:

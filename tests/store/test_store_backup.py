@@ -18,8 +18,9 @@ from tertulia.games import GAMES
 from tertulia.protocol import Chat
 from tertulia.rooms.manager import RoomManager
 from tertulia.rooms.replay import snapshot_of
-from tertulia.store import LogEntry, SQLiteStore
-from tertulia.store.backup import BackupError, backup
+from tertulia.store import LogEntry
+from tertulia.store.sqlite import SQLiteStore
+from tertulia.store.sqlite.backup import BackupError, backup
 
 
 def test_a_backup_taken_while_rooms_write_holds_a_consistent_moment_and_replays(tmp_path):

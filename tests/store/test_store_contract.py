@@ -7,9 +7,10 @@ import inspect
 
 import pytest
 
-from tertulia.store import SQLiteStore, Store
+from tertulia.store import Store
 from tertulia.store.base import FencedStore
 from tertulia.store.postgres import PostgresStore
+from tertulia.store.sqlite import SQLiteStore
 
 
 @pytest.mark.parametrize(

@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from store_testing import StoreOpener, entries, entry, run, seqs_by_room
+from store_testing import NoSuchOperation, StoreOpener, entries, entry, run, seqs_by_room
 
-from tertulia.store import CommitFailed, SeqError, SQLiteStore, Store
+from tertulia.store import CommitFailed, SeqError, Store
+from tertulia.store.sqlite import SQLiteStore
 
 
 def test_concurrent_appends_all_land_in_far_fewer_transactions(open_store: StoreOpener) -> None:
@@ -121,7 +122,7 @@ def test_an_unexpected_error_rolls_back_the_whole_batch(tmp_path: Path) -> None:
                 first = store.start_append("BBBB", entry(1))
                 await asyncio.sleep(0.2)
                 innocent = store.start_append("AAAA", entry(1))
-                culprit = store._writer.submit("no_such_operation", [])
+                culprit = store._writer.submit(NoSuchOperation())
                 await asyncio.sleep(0.05)
             await first
             for future in (innocent, culprit):
@@ -150,7 +151,7 @@ def test_the_writer_ends_when_the_server_is_killed(tmp_path: Path) -> None:
     so a restarted server never finds the old one holding the file."""
     script = (
         "import asyncio, sys\n"
-        "from tertulia.store import SQLiteStore\n"
+        "from tertulia.store.sqlite import SQLiteStore\n"
         "async def main():\n"
         "    store = SQLiteStore(sys.argv[1])\n"
         "    await store.create_room('AAAA', 'pitacor', public=True)\n"

@@ -13,10 +13,10 @@ from tertulia.store import (
     RoomExists,
     SeqError,
     SnapshotError,
-    SQLiteStore,
     StoreClosed,
     UnknownRoom,
 )
+from tertulia.store.sqlite import SQLiteStore
 
 
 def test_appended_entries_survive_reopening_in_order(open_store: StoreOpener) -> None:

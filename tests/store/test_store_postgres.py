@@ -12,11 +12,12 @@ import psycopg
 import pytest
 from pg_testing import connect, logged, open_pg, row_held, until_blocked
 from services import database_url
-from store_testing import entries, entry, run
+from store_testing import NoSuchOperation, entries, entry, run
 
 from tertulia.store import CommitFailed, FinishedMatch, SeqError, StoreClosed, StoreError
-from tertulia.store.postgres_identity import load_shared_key
-from tertulia.store.postgres_schema import MIGRATIONS
+from tertulia.store.postgres.identity import load_shared_key
+from tertulia.store.postgres.schema import MIGRATIONS
+from tertulia.store.writes import UpdateMeta
 
 
 def test_the_schema_is_made_on_first_connect_and_opening_again_changes_nothing(
@@ -103,7 +104,7 @@ def test_a_refused_request_does_not_harm_its_batch(pg_schema: str) -> None:
                 snapshot = store.save_snapshot("AAAA", 2, b"after the appends before it")
                 # A value the database itself refuses (here, past the caller's checks): it
                 # fails in its own savepoint, alone.
-                bad_meta = store._writer.submit("meta", "BBBB", "{not json")
+                bad_meta = store._writer.submit(UpdateMeta("BBBB", "{not json"))
                 meta = store.update_room_meta("AAAA", {"after": "the refused one"})
             await first
             await good
@@ -166,7 +167,7 @@ def test_an_unexpected_error_rolls_back_the_whole_batch(pg_schema: str) -> None:
                 first = store.start_append("BBBB", entry(1))
                 await until_blocked(store)
                 innocent = store.start_append("AAAA", entry(1))
-                culprit = store._writer.submit("no_such_operation", None)
+                culprit = store._writer.submit(NoSuchOperation())
             await first
             for future in (innocent, culprit):
                 with pytest.raises(CommitFailed, match="nothing written"):

@@ -12,7 +12,8 @@ from tertulia.games import GAMES
 from tertulia.rooms.manager import ManagerConfig, RoomManager
 from tertulia.server.app import create_app
 from tertulia.server.config import Config
-from tertulia.store import FinishedMatch, LogEntry, SQLiteStore
+from tertulia.store import FinishedMatch, LogEntry
+from tertulia.store.sqlite import SQLiteStore
 
 DAY = 86400.0
 NOW = 1_800_000_000.0

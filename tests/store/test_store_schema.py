@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from store_testing import run
 
-from tertulia.store import SQLiteStore
-from tertulia.store.schema import MIGRATIONS
+from tertulia.store.sqlite import SQLiteStore
+from tertulia.store.sqlite.schema import MIGRATIONS
 
 
 def test_a_new_file_is_wal_at_the_latest_schema_version(tmp_path: Path) -> None:

@@ -37,7 +37,8 @@ from tertulia.rooms.model import (
     record_encoder,
 )
 from tertulia.rooms.replay import replay, replay_room, snapshot_of
-from tertulia.store import LiveRoom, LogEntry, RoomRecord, Snapshot, SQLiteStore
+from tertulia.store import LiveRoom, LogEntry, RoomRecord, Snapshot
+from tertulia.store.sqlite import SQLiteStore
 
 PLAYERS = ["p0", "p1", "p2", "p3", "p4"]
 COLOURS = ["red", "green", "blue", "yellow", "white"]

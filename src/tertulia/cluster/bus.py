@@ -40,12 +40,14 @@ class Bus:
         namespace: str,
         on_message: Callable[[wire.ToNode], None],
         on_unreachable: Callable[[str, list[Any]], None] = lambda node, unheard: None,
+        on_heard: Callable[[wire.Frame], None] = lambda frame: None,
     ) -> None:
         self.redis = redis
         self.node = node
         self.namespace = namespace
         self.on_message = on_message
         self.on_unreachable = on_unreachable
+        self.on_heard = on_heard  # a frame's publish reached its node, or may have
         self.healthy = False  # subscribed and reading
         self._out: list[tuple[str, Any]] = []  # (node, message or a list of pushes), in order
         self._wake = asyncio.Event()
@@ -122,12 +124,19 @@ class Bus:
             except Exception:
                 # Lost (the heartbeat notices an outage and says so): an attach waiting for its
                 # answer times out, and a client whose patch went missing asks for the picture.
+                # A frame may have been published before the error: it counts as heard (it
+                # must never be sent to another owner as if nobody had applied it).
                 log.exception("could not send %d messages to other nodes", len(batch))
+                for _, message in batch:
+                    if isinstance(message, wire.Frame):
+                        self.on_heard(message)
                 continue
             unheard: dict[str, list[Any]] = {}
             for (node, message), listeners in zip(batch, heard, strict=True):
                 if not listeners:
                     unheard.setdefault(node, []).append(message)
+                elif isinstance(message, wire.Frame):
+                    self.on_heard(message)
             for node, messages in unheard.items():
                 self.on_unreachable(node, messages)
 

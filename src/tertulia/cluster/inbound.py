@@ -21,7 +21,7 @@ from ..games.base import RuleError
 from ..rooms.room import Room
 from . import wire
 from .bus import Bus
-from .relay import RelayedPeer, RemoteRoom, moved
+from .relay import RelayedPeer, RemoteRoom, moved, outcome_unknown
 
 
 class Inbound:
@@ -32,7 +32,8 @@ class Inbound:
     manager: Any
     remote: dict[str, RemoteRoom]
     relaying: dict[str, tuple[Any, str]]
-    awaiting: dict[str, set[int]]
+    awaiting: dict[str, dict[int, bool]]
+    in_doubt: dict[tuple[str, int], Any]
     relayed: dict[str, tuple[RelayedPeer, Room]]
     _takeovers: dict[str, asyncio.Future]
 
@@ -47,7 +48,7 @@ class Inbound:
                     continue
                 held[0].outlet.put(data)
                 if answers is not None and conn in self.awaiting:
-                    self.awaiting[conn].discard(answers)
+                    self.awaiting[conn].pop(answers, None)
         elif isinstance(message, wire.Frame):
             self._frame(message)
         elif isinstance(message, wire.Attach):
@@ -112,18 +113,34 @@ class Inbound:
         seated = wire.Attached(attach.conn, attach.room, None, room.game.NAME, self.bus.node)
         self.bus.send(attach.reply_to, seated)
 
+    def _heard(self, frame: wire.Frame) -> None:
+        """Redis says the owner's node heard ``frame``: from now on nobody can say it was not
+        applied. If that owner was given up meanwhile, its answer is ``room.outcome_unknown``
+        (``relay.py``)."""
+        owed = self.awaiting.get(frame.conn)
+        if owed is not None and frame.msg_id in owed:
+            owed[frame.msg_id] = True
+            return
+        session = self.in_doubt.pop((frame.conn, frame.msg_id), None)  # type: ignore[arg-type]
+        if session is not None:
+            error = outcome_unknown()
+            session.send(p.Error(frame.msg_id, error.code, error.message))
+
     def _unheard(self, frame: wire.Frame) -> tuple[Any, p.ClientMessage, str] | None:
         """A frame a publish never delivered: its session and message (no longer owed an
         answer by the node it was sent to), or None if its session has gone."""
-        held = self.relaying.get(frame.conn)
-        if held is None:
-            return None
+        session = self.in_doubt.pop((frame.conn, frame.msg_id), None)  # type: ignore[arg-type]
+        if session is None:
+            held = self.relaying.get(frame.conn)
+            if held is None:
+                return None
+            session = held[0]
         try:
             message = p.decode(frame.body)
         except msgspec.ValidationError:
             return None
-        self.awaiting.get(frame.conn, set()).discard(message.id)
-        return held[0], message, frame.room
+        self.awaiting.get(frame.conn, {}).pop(message.id, None)
+        return session, message, frame.room
 
     @staticmethod
     def _hold_again(session: Any, message: p.ClientMessage, code: str) -> None:

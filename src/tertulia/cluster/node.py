@@ -75,12 +75,17 @@ class ClusterRooms(Inbound):
         self.node = node or node_name()
         self.namespace = namespace
         self.leases = Leases(redis, self.node, ttl=lease_seconds, namespace=namespace)
-        self.bus = Bus(redis, self.node, namespace, self._on_message, self._unreachable)
+        self.bus = Bus(
+            redis, self.node, namespace, self._on_message, self._unreachable, self._heard
+        )
         self.seats = SeatIndex(redis, namespace)
         self.remote: dict[str, RemoteRoom] = {}  # code → the room as reached through its owner
         # conn → this node's session in a remote room, and the owner it is attached through
         self.relaying: dict[str, tuple[Any, str]] = {}
-        self.awaiting: dict[str, set[int]] = {}  # conn → ids of its frames owners owe answers
+        # conn → its frames' ids that owners owe answers, with whether Redis said they heard
+        # each; and frames of an owner given up before it said so (``relay.py``)
+        self.awaiting: dict[str, dict[int, bool]] = {}
+        self.in_doubt: dict[tuple[str, int], Any] = {}
         self.relayed: dict[str, tuple[RelayedPeer, Room]] = {}  # conn → (peer, room) owned here
         self._conn_ids = itertools.count(1)
         self._takeovers: dict[str, asyncio.Future] = {}
@@ -373,6 +378,7 @@ class ClusterRooms(Inbound):
                 self.relaying,
                 self.awaiting,
                 attach_timeout=2 * self.leases.ttl_ms / 1000,
+                in_doubt=self.in_doubt,
             )
             self.remote[code] = remote
         return remote

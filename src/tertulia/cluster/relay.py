@@ -9,10 +9,14 @@ which writes the bytes to the socket untouched.
 
 A frame relayed to an owner that dies before answering it may or may not have been applied
 (the owner may have committed it and died before its ack left). The connection's node keeps
-the ids of the frames still waiting on the owner (``awaiting``), and when it gives the owner
-up it answers each of them at once with ``room.outcome_unknown``: the client does not wait
-out its own timeout, and learns the truth from the whole picture the new owner sends as the
-connection attaches there.
+the ids of the frames still waiting on the owner (``awaiting``), with whether Redis said the
+owner's node heard each (a publish says how many listened). When it gives the owner up it
+answers each heard one at once with ``room.outcome_unknown``: the client does not wait out
+its own timeout, and learns the truth from the whole picture the new owner sends as the
+connection attaches there. One whose publish has not come back yet is neither: it stays ``in
+doubt`` until Redis says — heard (``room.outcome_unknown``), or heard by nobody, so applied
+by nobody, and held for the new owner with the connection's other messages (never answered
+twice, never applied twice).
 """
 
 from __future__ import annotations
@@ -72,8 +76,9 @@ class RemoteRoom:
         bus: Bus,
         conn_of: Callable[[Any], str],
         registry: dict[str, tuple[Any, str]],
-        awaiting: dict[str, set[int]],
+        awaiting: dict[str, dict[int, bool]],
         attach_timeout: float = ATTACH_TIMEOUT,
+        in_doubt: dict[tuple[str, int], Any] | None = None,
     ) -> None:
         self.code = code
         self.owner = owner
@@ -87,7 +92,11 @@ class RemoteRoom:
         # Every remote room's sessions by conn, with the owner they are attached through: where
         # pushes go, and from whom (a former owner's late pushes are not this owner's).
         self._registry = registry
-        self._awaiting = awaiting  # conn → ids of its frames the owner has not answered yet
+        # conn → its frames the owner has not answered yet: id → whether the owner heard it
+        self._awaiting = awaiting
+        # (conn, id) → session: frames of an owner given up before Redis said whether it
+        # heard them (the node settles them when it does)
+        self._in_doubt = in_doubt if in_doubt is not None else {}
         self._attach_timeout = attach_timeout
 
     def has_seat(self, player: str) -> bool | None:
@@ -97,10 +106,12 @@ class RemoteRoom:
 
     def submit(self, session: Any, message: p.ClientMessage) -> None:
         conn = self._conn_of(session)
-        self._awaiting.setdefault(conn, set()).add(message.id)
-        self._bus.send(self.owner, wire.Frame(conn, self.code, p.encode(message)))
+        self._awaiting.setdefault(conn, {})[message.id] = False
+        self._bus.send(self.owner, wire.Frame(conn, self.code, p.encode(message), message.id))
 
-    async def attach(self, session: Any, nickname: str, msg_id: int, resume: bool = False) -> None:
+    async def attach(
+        self, session: Any, nickname: str, msg_id: int | None, resume: bool = False
+    ) -> None:
         conn = self._conn_of(session)
         answer = asyncio.get_running_loop().create_future()
         self._waiting[conn] = answer
@@ -163,8 +174,9 @@ class RemoteRoom:
         (``room.moved``), every frame still waiting on the owner is answered, and the sessions
         attached here are returned, to find the room again.
 
-        The answer to a frame still waiting: if the owner died, nobody can say whether it was
-        applied (``room.outcome_unknown``); if it let the room go, it had answered everything
+        The answer to a frame still waiting: if the owner died, nobody can say whether one it
+        heard was applied (``room.outcome_unknown``), and one Redis has not yet said it heard
+        waits for that word (``in doubt``); if it let the room go, it had answered everything
         that reached it before it said so (the bus keeps a node's messages in order), so the
         rest was not applied (``room.moved``, as the owner itself answers them later)."""
         self.closed = True
@@ -173,8 +185,11 @@ class RemoteRoom:
                 waiting.set_exception(moved())
         answer = outcome_unknown() if owner_died else moved()
         for conn, session in self.sessions.items():
-            for msg_id in sorted(self._awaiting.pop(conn, ())):
-                session.send(p.Error(msg_id, answer.code, answer.message))
+            for msg_id, heard in sorted(self._awaiting.pop(conn, {}).items()):
+                if heard or not owner_died:
+                    session.send(p.Error(msg_id, answer.code, answer.message))
+                else:  # not known yet whether the dead owner ever heard it
+                    self._in_doubt[(conn, msg_id)] = session
         sessions = list(self.sessions.values())
         for conn in list(self.sessions):
             self._forget(conn)

@@ -21,7 +21,7 @@ class Attach(msgspec.Struct, tag="attach", frozen=True):
     room: str
     player: str
     nickname: str
-    msg_id: int
+    msg_id: int | None  # None: the connection's node follows the room by itself
     resume: bool = False
 
 
@@ -31,6 +31,9 @@ class Frame(msgspec.Struct, tag="frame", frozen=True):
     conn: str
     room: str
     body: bytes
+    # The request's id: the connection's node learns from Redis whether the owner heard it
+    # (a frame nobody heard was applied by nobody; see relay.py).
+    msg_id: int | None = None
 
 
 class Detach(msgspec.Struct, tag="detach", frozen=True):

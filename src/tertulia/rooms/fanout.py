@@ -49,13 +49,16 @@ class _Stay:
     view, encoded) of the push numbered ``version`` it received last — None before its
     first."""
 
-    __slots__ = ("blobs", "room", "version", "view")
+    __slots__ = ("blobs", "room", "told_on_arrival", "version", "view")
 
     def __init__(self) -> None:
         self.blobs: set[str] = set()
         self.version: int | None = None
         self.room = b""
         self.view = b"null"
+        # Its first whole picture (with the chat) came with the change of its own arrival
+        # (a join, a return): the room need not send it another (``arrived_told``).
+        self.told_on_arrival = False
 
 
 @dataclass
@@ -179,8 +182,12 @@ class FanOut:
         # Connections can only have left since prepare (joining goes through the inbox).
         for peer, stay in list(self._stays.items()):
             view = pushes.views[peer.player]
-            if stay.version is None:
-                peer.send(self._whole(peer, stay, model, version, pushes.room, view, pushes.events))
+            if stay.version is None:  # its first: the whole picture, with the recent chat
+                whole = self._whole(
+                    peer, stay, model, version, pushes.room, view, pushes.events, list(model.chat)
+                )
+                stay.told_on_arrival = True
+                peer.send(whole)
                 continue
             patch = RoomPatch(
                 code=model.code,
@@ -194,6 +201,15 @@ class FanOut:
             stay.version, stay.room, stay.view = version, pushes.room, view
             peer.send(patch)
         self._part(record)
+
+    def arrived_told(self, peer: Peer) -> bool:
+        """Whether ``peer``'s first whole picture went with the change its arrival made (then
+        it has the picture and the chat already); asked once, as it arrives."""
+        stay = self._stays.get(peer)
+        told = stay is not None and stay.told_on_arrival
+        if stay is not None:
+            stay.told_on_arrival = False
+        return told
 
     def broadcast_one_by_one(self, model: RoomModel, version: int, record: Record) -> None:
         """Everyone's whole picture built now, each on its own: the pushes built ahead

@@ -47,7 +47,7 @@ class Attach:
 
     peer: Peer
     nickname: str
-    msg_id: int
+    msg_id: int | None  # None: the server's own attach, answered to nobody
     done: asyncio.Future
     resume: bool = False  # only back into a seat the player still has
 

@@ -237,9 +237,13 @@ class Room:
         if started is not None:
             self.inbox.put(started)
 
-    async def attach(self, peer: Peer, nickname: str, msg_id: int, resume: bool = False) -> None:
+    async def attach(
+        self, peer: Peer, nickname: str, msg_id: int | None, resume: bool = False
+    ) -> None:
         """Seat ``peer`` (join, or resume the seat its player has; with ``resume``, only the
-        latter). Raises ``RuleError``."""
+        latter). Raises ``RuleError``. ``msg_id``: the request to acknowledge once seated
+        (None: the server's own doing, such as following a room to another node — nothing
+        the client asked, so nothing to answer)."""
         done = asyncio.get_running_loop().create_future()
         self.inbox.offer(Attach(peer, nickname, msg_id, done, resume))
         await done
@@ -319,8 +323,11 @@ class Room:
             return
         self.clocks.cancel_grace(peer.player)
         # The picture first, then the ack: when a request resolves, its result is on screen.
-        peer.send(self.fanout.update_for(peer, self.model, self.version, with_chat=True))
-        peer.send(Ack(item.msg_id, {"room": self.code}))
+        # (A join or a return is a change: its push was this connection's first picture.)
+        if not self.fanout.arrived_told(peer):
+            peer.send(self.fanout.update_for(peer, self.model, self.version, with_chat=True))
+        if item.msg_id is not None:
+            peer.send(Ack(item.msg_id, {"room": self.code}))
         item.done.set_result(None)
         self._poke_bots()  # someone to play for: bots waiting for a watcher move again
 
@@ -363,14 +370,16 @@ class Room:
         is answered here (None); a change is folded and its save started."""
         peer, message = item.peer, item.message
         try:
+            # A connection that left (leave_room) or was removed is no longer here, whatever
+            # it still sends (a computer player is never a connection: it plays from here).
+            if peer not in self.peers and not isinstance(peer, BotPeer):
+                raise RuleError("room.not_in", "You are not in this room.")
             if isinstance(message, Check):
                 check_move(self.model, peer.player, message.action, self.clock())
                 peer.send(Ack(message.id))
                 self._observe(item, None)
                 return None
             if isinstance(message, Sync):  # a client whose picture does not fit a patch
-                if peer not in self.peers:
-                    raise RuleError("room.not_in", "You are not in this room.")
                 peer.send(self.fanout.update_for(peer, self.model, self.version))
                 peer.send(Ack(message.id))
                 self._observe(item, None)

@@ -30,7 +30,8 @@ from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
 from ..rooms.manager import ManagerConfig, RoomManager
 from ..rooms.room import RoomConfig
-from ..store import SQLiteStore, Store
+from ..store import Store
+from ..store.sqlite import SQLiteStore
 from ..version import VERSION
 from .addresses import is_loopback
 from .config import Config

@@ -113,8 +113,10 @@ class Session:
             return
         self.slowed_down = False
         if size > limit:
+            # Answered unread (parsing it is the work being refused), but with its id, which
+            # clients put first: every message gets its answer.
             too_large = RuleError("frame.too_large", "That message is too large.", max=limit)
-            self._refuse(None, too_large)
+            self._refuse(_quick_id(frame), too_large)
             return
         try:
             message = p.decode(frame)
@@ -201,7 +203,9 @@ class Session:
             raise RuleError("room.no_seat", NO_SEAT, code=message.code)
         raise RuleError("room.unknown", "There is no room with that code.", code=message.code)
 
-    async def _enter(self, room: Room, nickname: str, msg_id: int, resume: bool = False) -> None:
+    async def _enter(
+        self, room: Room, nickname: str, msg_id: int | None, resume: bool = False
+    ) -> None:
         """Move this connection to ``room`` (the seat in the previous room stays). A refusal
         leaves it where it was: it only leaves the previous room once the new one took it."""
         room = await self._attach(room, nickname, msg_id, resume)
@@ -240,7 +244,7 @@ class Session:
                     self.send(p.Notice("room.closed", "The room was closed."))
                     held.refuse(RuleError("room.unknown", "This room has closed."))
                     return
-                room = await self._attach(room, "", 0, resume=True)
+                room = await self._attach(room, "", None, resume=True)
                 break
             except Exception as error:
                 not_yet = not isinstance(error, RuleError) or error.code in _NOT_YET
@@ -260,7 +264,9 @@ class Session:
         for message in held.take():
             room.submit(self, message)
 
-    async def _attach(self, room: Room, nickname: str, msg_id: int, resume: bool) -> Room:
+    async def _attach(
+        self, room: Room, nickname: str, msg_id: int | None, resume: bool
+    ) -> Room:
         """Seat this connection in ``room``; returns the room it is in (in cluster mode, the
         owner may die or hand the room on while we ask, or still be loading a room it has just
         taken over: then it is asked again, with growing pauses, wherever the room is owned

@@ -5,8 +5,10 @@ accepted action with `Store.append` and broadcasts only after it returns; on sta
 the server rebuilds every live room from `Store.load_live_rooms`. Finished matches
 are kept for "recent matches". The store never looks inside a log entry.
 
-`base` is the contract, `sqlite` the default back-end (with `schema`, `ops` and the
-group-commit `writer` behind it), `errors` what can go wrong.
+`base` is the contract and `errors` what can go wrong; `rules` are the checks every
+back-end applies alike. The back-ends are packages of their own, each imported only by
+whoever opens one: `sqlite` (the default, `SQLiteStore`) and `postgres` (cluster mode,
+`PostgresStore`). Neither imports the other.
 """
 
 from .base import (
@@ -27,7 +29,6 @@ from .errors import (
     StoreError,
     UnknownRoom,
 )
-from .sqlite import SQLiteStore
 
 __all__ = [
     "CommitFailed",
@@ -36,7 +37,6 @@ __all__ = [
     "LogEntry",
     "RoomExists",
     "RoomRecord",
-    "SQLiteStore",
     "SeqError",
     "Snapshot",
     "SnapshotError",

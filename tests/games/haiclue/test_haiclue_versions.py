@@ -19,7 +19,7 @@ from tertulia.rooms import model
 from tertulia.rooms.commands import record_for
 from tertulia.rooms.manager import RoomManager
 from tertulia.rooms.replay import replay
-from tertulia.store import SQLiteStore
+from tertulia.store.sqlite import SQLiteStore
 
 DECK = tuple(decks.Tile(i, f"white{i}", f"black{i}", connector=i % 7 == 0) for i in range(216))
 

@@ -32,7 +32,7 @@ async def shared_key(conn: psycopg.AsyncConnection[Any]) -> bytes:
 async def load_shared_key(url: str, *, schema: str | None = None) -> bytes:
     """For the CLI: open the database at ``url`` (creating the tables if needed) just long
     enough to read the site's key; give it to `tertulia.rooms.identity.Identity`."""
-    from .postgres import PostgresStore
+    from .store import PostgresStore
 
     store = await PostgresStore.open(url, schema=schema)
     try:

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 import psycopg
 
-from .base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot
-
-_decode_dict = msgspec.json.Decoder(dict[str, Any]).decode
-_decode_players = msgspec.json.Decoder(list[dict[str, Any]]).decode
+from .. import sql
+from ..base import FinishedMatch, LiveRoom, LogEntry, Snapshot
+from .schema import DIALECT
 
 
 async def live_rooms(
@@ -61,44 +59,16 @@ async def live_rooms(
         )
         async for rid, seq, at, payload in cursor:
             entries[rid].append(LogEntry(seq, at, payload))
-    return [
-        LiveRoom(
-            room=RoomRecord(code, game, public, created_at, _decode_dict(meta)),
-            snapshot=snapshots.get(rid),
-            entries=entries[rid],
-        )
-        for rid, code, game, public, created_at, meta in rooms
-    ]
+    return sql.live_rooms(rooms, snapshots, entries)
 
 
 async def recent_matches(
     conn: psycopg.AsyncConnection[Any], limit: int, game: str | None, public_only: bool
 ) -> list[FinishedMatch]:
     """Finished matches, newest first; ``public_only``: those whose extra says public."""
-    conditions, params = [], []
-    if game is not None:
-        conditions.append("game = %s")
-        params.append(game)
-    if public_only:
-        # As SQLite's json_extract(...) = 1: true, or the number 1.
-        conditions.append("extra -> 'public' IN ('true'::jsonb, '1'::jsonb)")
-    where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
-    cursor = await conn.execute(
-        "SELECT room_code, game, started_at, ended_at, players::text, extra::text "
-        f"FROM finished_matches {where}ORDER BY ended_at DESC, id DESC LIMIT %s",
-        (*params, limit),
-    )
-    return [
-        FinishedMatch(
-            room=room,
-            game=game_,
-            ended_at=ended_at,
-            players=_decode_players(players),
-            started_at=started_at,
-            extra=_decode_dict(extra),
-        )
-        for room, game_, started_at, ended_at, players, extra in await cursor.fetchall()
-    ]
+    query, params = sql.recent_matches_query(DIALECT, limit, game, public_only)
+    cursor = await conn.execute(query, params)  # type: ignore[arg-type]  # our own SQL
+    return [sql.finished_match(row) for row in await cursor.fetchall()]
 
 
 async def remove_older_than(conn: psycopg.AsyncConnection[Any], before: float, limit: int) -> int:

@@ -9,7 +9,7 @@ Why a task and not a process, as SQLite's writer is: psycopg's async connection 
 socket like any other I/O, so the event loop is free while PostgreSQL writes and fsyncs; what
 a process saved SQLite (holding the GIL through every statement) does not arise here.
 
-One batch is one `postgres_batch.Batch`: the rows of its rooms locked, its requests checked
+One batch is one `batch.Batch`: the rows of its rooms locked, its requests checked
 in Python against them (a refused one fails alone), then its entries inserted and committed
 (three round trips and one WAL flush, whatever its size).
 
@@ -27,9 +27,10 @@ from typing import Any
 
 import psycopg
 
-from .base import StoreStats
-from .errors import CommitFailed, StoreClosed, StoreError
-from .postgres_batch import OPS, Batch, Request
+from ..base import StoreStats
+from ..errors import CommitFailed, StoreClosed, StoreError
+from ..writes import Write
+from .batch import HANDLERS, Batch, Request
 
 log = logging.getLogger("tertulia.store.postgres")
 
@@ -68,23 +69,26 @@ class Writer:
         return not self._lost
 
     def submit(
-        self,
-        op: str,
-        code: str | None,
-        *args: Any,
-        weight: int = 0,
-        on_done: _OnDone | None = None,
+        self, write: Write, *, weight: int = 0, on_done: _OnDone | None = None
     ) -> asyncio.Future[Any]:
+        """Queue ``write`` for the next batch; the future settles after its COMMIT, with what
+        the write returned (None for most)."""
         if self._closing:
             raise StoreClosed("the store is closed")
         future = asyncio.get_running_loop().create_future()
-        request = Request(op, code, args, future, on_done, weight)
+        request = Request(write, future, on_done, weight)
         if self._lost:
             _settle(request, _connection_lost())
             return future
         self._queue.append(request)
         self._wake.set()
         return future
+
+    def settle_answered(self) -> None:
+        """Nothing to do here: an outcome reaches this process only through the writer task's
+        own read of the connection, and the task settles every request of a batch the moment
+        it reads the COMMIT's answer. (SQLite's writer answers over a socket that can be read
+        ahead of the loop; see `Store.settle_answered`.)"""
 
     async def close(self) -> None:
         """Write everything already submitted, then stop the task."""
@@ -129,7 +133,7 @@ class Writer:
             await state.begin_and_lock({r.code for r in batch if r.code})
             for index, request in enumerate(batch):
                 try:
-                    outcomes[index] = await OPS[request.op](state, request)
+                    outcomes[index] = await HANDLERS[type(request.write)](state, request.write)
                 except StoreError as refused:
                     outcomes[index] = _Refused(refused)
             await state.insert_and_commit()

@@ -6,69 +6,51 @@ once against an empty database, so the migration runs under a transaction-level 
 lock: the first node creates the tables, the others wait and find them made. A database
 newer than this code is refused rather than guessed at.
 
-The tables mirror the SQLite store's (`schema.py`) with two additions for a cluster: each
-room's `fence` (the fencing number of its current owner, see `base.FencedStore`) and the
-`identity_key` every node shares (see `postgres_identity`). Times are seconds since the
-epoch as float8, as in SQLite, so the rooms layer's clock passes through unchanged.
+The tables are the SQLite store's, written once in `sql` and spelt here by `DIALECT`, with two
+additions for a cluster: each room's `fence` (the fencing number of its current owner, see
+`base.FencedStore`) and the `identity_key` every node shares (see `identity`). Times are
+seconds since the epoch as float8, as in SQLite, so the rooms layer's clock passes through
+unchanged.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..sql import Dialect, migrations_to_run, schema_1
+
 if TYPE_CHECKING:  # psycopg is imported lazily: the single-process server never needs it
     import psycopg
 
+# A column kind of the shared tables (`sql.Column`) -> its type here.
+DIALECT = Dialect(
+    types={
+        "key": "bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+        "int": "bigint",
+        "bool": "boolean",
+        "time": "float8",
+        "text": "text",
+        "json": "jsonb",
+        "bytes": "bytea",
+        "fence": "bigint",
+    },
+    table_options="",
+    param="%s",
+    json_text="{}::text",
+    # As SQLite's json_extract(...) = 1: true, or the number 1.
+    public_extra="extra -> 'public' IN ('true'::jsonb, '1'::jsonb)",
+)
+
 MIGRATIONS: list[str] = [
     # 1: rooms (with their fence), logs, snapshots, finished matches, the identity key.
-    """
-    CREATE TABLE rooms (
-        id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        code         text NOT NULL,
-        game         text NOT NULL,
-        public       boolean NOT NULL,
-        created_at   float8 NOT NULL,
-        meta         jsonb NOT NULL,
-        fence        bigint NOT NULL DEFAULT 0,   -- the owner's fencing number
-        closed_at    float8,                      -- NULL while the room is live
-        close_reason text
-    );
-    -- Codes are short and reused once a room closes: unique among live rooms only.
-    CREATE UNIQUE INDEX rooms_live_code ON rooms (code) WHERE closed_at IS NULL;
-
-    CREATE TABLE log (
-        room_id bigint NOT NULL REFERENCES rooms (id),
-        seq     bigint NOT NULL,
-        at      float8 NOT NULL,
-        payload bytea NOT NULL,
-        PRIMARY KEY (room_id, seq)
-    );
-
-    CREATE TABLE snapshots (                      -- the latest snapshot of each room only
-        room_id bigint PRIMARY KEY REFERENCES rooms (id),
-        seq     bigint NOT NULL,
-        at      float8 NOT NULL,
-        payload bytea NOT NULL
-    );
-
-    CREATE TABLE finished_matches (
-        id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        room_code  text NOT NULL,
-        game       text NOT NULL,
-        started_at float8,
-        ended_at   float8 NOT NULL,
-        players    jsonb NOT NULL,
-        extra      jsonb NOT NULL
-    );
-    CREATE INDEX finished_matches_recent ON finished_matches (ended_at DESC, id DESC);
-    CREATE INDEX finished_matches_game ON finished_matches (game, ended_at DESC, id DESC);
-
-    -- One row: the HMAC key that turns tokens into player ids, the same on every node.
-    CREATE TABLE identity_key (
-        id  smallint PRIMARY KEY CHECK (id = 1),
-        key bytea NOT NULL CHECK (length(key) >= 16)
-    );
-    """,
+    schema_1(DIALECT)
+    + """
+-- One row: the HMAC key that turns tokens into player ids, the same on every node.
+CREATE TABLE identity_key (
+    id  smallint PRIMARY KEY CHECK (id = 1),
+    key bytea NOT NULL CHECK (length(key) >= 16)
+);
+""",
 ]
 
 # Any fixed number, the same on every node: the advisory lock that serialises migrations.
@@ -114,12 +96,7 @@ async def migrate(conn: psycopg.AsyncConnection[Any], schema: str | None) -> int
             current = 0
         else:
             current = row[0]
-        if current > len(MIGRATIONS):
-            raise RuntimeError(
-                f"database schema version {current} is newer than this code "
-                f"({len(MIGRATIONS)}); refusing to open it"
-            )
-        for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
+        for version, script in migrations_to_run(current, MIGRATIONS):
             await conn.execute(script)  # type: ignore[arg-type]  # our own literal SQL
             await conn.execute("UPDATE schema_version SET version = %s", (version,))
     return len(MIGRATIONS)

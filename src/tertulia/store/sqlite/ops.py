@@ -1,33 +1,34 @@
 """The SQL of each store operation, as plain functions of a connection.
 
-Write functions run in the writer process inside a transaction (see `writer`);
-they check what the log can accept and raise a `StoreError` to refuse, which
-rolls back their savepoint. JSON columns arrive already encoded, so a value that
-cannot be encoded fails in the caller, not in a shared transaction. Read
-functions run on the read connection inside one read transaction, so a restart
-sees one consistent moment of the file.
+Writes run in the writer process inside a transaction (see `writer`), one function per typed
+message (`writes`, dispatched by `HANDLERS`); they check what the log can accept (`rules`) and
+raise a `StoreError` to refuse, which rolls back their savepoint. JSON columns arrive already
+encoded, so a value that cannot be encoded fails in the caller, not in a shared transaction.
+Reads run on the read connection inside one read transaction, so a restart sees one
+consistent moment of the file.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from .base import FinishedMatch, LiveRoom, LogEntry, RoomRecord, Snapshot
-from .errors import RoomExists, SeqError, SnapshotError, UnknownRoom
-
-_encode = msgspec.json.encode
-_decode_dict = msgspec.json.Decoder(dict[str, Any]).decode
-_decode_players = msgspec.json.Decoder(list[dict[str, Any]]).decode
-
-
-def to_json(value: Any) -> str:
-    """JSON text for the meta-like columns, readable with the sqlite3 shell."""
-    return _encode(value).decode()
-
+from .. import rules, sql
+from ..base import FinishedMatch, LiveRoom, LogEntry, Snapshot
+from ..errors import RoomExists, UnknownRoom
+from ..writes import (
+    Append,
+    CloseRoom,
+    CreateRoom,
+    RecordMatch,
+    RemoveExpired,
+    SaveSnapshot,
+    UpdateMeta,
+)
+from .schema import DIALECT
 
 # -- writes (writer process) ------------------------------------------------------
 
@@ -46,48 +47,31 @@ def last_seq(conn: sqlite3.Connection, room_id: int) -> int:
     return row[0] or 0
 
 
-def insert_room(conn: sqlite3.Connection, room: RoomRecord, meta_json: str) -> RoomRecord:
+def create_room(conn: sqlite3.Connection, write: CreateRoom) -> None:
     try:
         conn.execute(
             "INSERT INTO rooms (code, game, public, created_at, meta) VALUES (?, ?, ?, ?, ?)",
-            (room.code, room.game, int(room.public), room.created_at, meta_json),
+            (write.code, write.game, int(write.public), write.created_at, write.meta_json),
         )
     except sqlite3.IntegrityError as exc:  # the partial unique index on live codes
-        raise RoomExists(f"a live room already has the code {room.code!r}") from exc
-    return room
+        raise RoomExists(f"a live room already has the code {write.code!r}") from exc
 
 
-def append_entries(conn: sqlite3.Connection, code: str, entries: Sequence[LogEntry]) -> None:
-    room_id = live_room_id(conn, code)
-    # Consecutive, not just increasing: a gap means an entry was lost or a second
-    # writer is racing, and replay of a gapped log would silently diverge.
-    expected = last_seq(conn, room_id) + 1
-    for entry in entries:
-        if entry.seq != expected:
-            raise SeqError(
-                f"room {code!r}: expected seq {expected}, got {entry.seq} "
-                f"(batch seqs {[e.seq for e in entries]})"
-            )
-        expected += 1
+def append(conn: sqlite3.Connection, write: Append) -> None:
+    room_id = live_room_id(conn, write.code)
+    rules.continue_log(write.code, last_seq(conn, room_id), write.entries)
     conn.executemany(
         "INSERT INTO log (room_id, seq, at, payload) VALUES (?, ?, ?, ?)",
-        [(room_id, e.seq, e.at, e.payload) for e in entries],
+        [(room_id, e.seq, e.at, e.payload) for e in write.entries],
     )
 
 
-def upsert_snapshot(conn: sqlite3.Connection, code: str, snapshot: Snapshot) -> None:
-    room_id = live_room_id(conn, code)
-    logged = last_seq(conn, room_id)
-    if snapshot.seq > logged:
-        raise SnapshotError(
-            f"room {code!r}: snapshot at seq {snapshot.seq} but the log ends at {logged}"
-        )
+def save_snapshot(conn: sqlite3.Connection, write: SaveSnapshot) -> None:
+    room_id = live_room_id(conn, write.code)
+    snapshot = write.snapshot
     row = conn.execute("SELECT seq FROM snapshots WHERE room_id = ?", (room_id,)).fetchone()
-    # At the same seq it replaces the old one: a newer version writes the state it reads.
-    if row is not None and snapshot.seq < row[0]:
-        raise SnapshotError(
-            f"room {code!r}: snapshot at seq {snapshot.seq} is behind the one at {row[0]}"
-        )
+    latest = row[0] if row is not None else None
+    rules.check_snapshot(write.code, snapshot.seq, last_seq(conn, room_id), latest)
     conn.execute(
         "INSERT INTO snapshots (room_id, seq, at, payload) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (room_id) DO UPDATE SET seq = excluded.seq, at = excluded.at, "
@@ -96,46 +80,37 @@ def upsert_snapshot(conn: sqlite3.Connection, code: str, snapshot: Snapshot) -> 
     )
 
 
-def set_meta(conn: sqlite3.Connection, code: str, meta_json: str) -> None:
-    room_id = live_room_id(conn, code)
-    conn.execute("UPDATE rooms SET meta = ? WHERE id = ?", (meta_json, room_id))
+def update_meta(conn: sqlite3.Connection, write: UpdateMeta) -> None:
+    room_id = live_room_id(conn, write.code)
+    conn.execute("UPDATE rooms SET meta = ? WHERE id = ?", (write.meta_json, room_id))
 
 
-def mark_closed(
-    conn: sqlite3.Connection, code: str, reason: str, at: float, keep_log: bool
-) -> None:
-    room_id = live_room_id(conn, code)
+def close_room(conn: sqlite3.Connection, write: CloseRoom) -> None:
+    room_id = live_room_id(conn, write.code)
     conn.execute(
-        "UPDATE rooms SET closed_at = ?, close_reason = ? WHERE id = ?", (at, reason, room_id)
+        "UPDATE rooms SET closed_at = ?, close_reason = ? WHERE id = ?",
+        (write.at, write.reason, room_id),
     )
-    if not keep_log:
+    if not write.keep_log:
         # A closed room is never replayed; its finished matches live elsewhere.
         conn.execute("DELETE FROM log WHERE room_id = ?", (room_id,))
         conn.execute("DELETE FROM snapshots WHERE room_id = ?", (room_id,))
 
 
-def insert_match(
-    conn: sqlite3.Connection, match: FinishedMatch, players_json: str, extra_json: str
-) -> None:
+def record_match(conn: sqlite3.Connection, write: RecordMatch) -> None:
     conn.execute(
         "INSERT INTO finished_matches (room_code, game, started_at, ended_at, players, extra) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        (
-            match.room,
-            match.game,
-            match.started_at,
-            match.ended_at,
-            players_json,
-            extra_json,
-        ),
+        msgspec.structs.astuple(write),  # its fields in the columns' order
     )
 
 
-def remove_expired(conn: sqlite3.Connection, before: float, limit: int) -> int:
+def remove_expired(conn: sqlite3.Connection, write: RemoveExpired) -> int:
     """Remove finished matches that ended before ``before`` and closed rooms closed before
     it (with whatever log and snapshot they kept), at most ``limit`` rows in all; return how
     many went. The caller asks again until 0: each call is one short request, so the rooms'
     appends queued behind it wait for ``limit`` rows, never for the whole clean-up."""
+    before, limit = write.before, write.limit
     removed = conn.execute(
         "DELETE FROM finished_matches WHERE id IN "
         "(SELECT id FROM finished_matches WHERE ended_at < ? LIMIT ?)",
@@ -160,6 +135,18 @@ def remove_expired(conn: sqlite3.Connection, before: float, limit: int) -> int:
         conn.execute("DELETE FROM snapshots WHERE room_id = ?", (room_id,))
         removed += conn.execute("DELETE FROM rooms WHERE id = ?", (room_id,)).rowcount
     return removed
+
+
+# The handler of each write this writer runs (see `writes` for the one it does not: Claim).
+HANDLERS: dict[type[Any], Callable[[sqlite3.Connection, Any], Any]] = {
+    CreateRoom: create_room,
+    Append: append,
+    SaveSnapshot: save_snapshot,
+    UpdateMeta: update_meta,
+    CloseRoom: close_room,
+    RecordMatch: record_match,
+    RemoveExpired: remove_expired,
+}
 
 
 # -- reads (read connection) ----------------------------------------------------
@@ -194,14 +181,7 @@ def read_live_rooms(conn: sqlite3.Connection) -> list[LiveRoom]:
             entries[room_id].append(LogEntry(seq, at, payload))
     finally:
         conn.execute("COMMIT")
-    return [
-        LiveRoom(
-            room=RoomRecord(code, game, bool(public), created_at, _decode_dict(meta)),
-            snapshot=snapshots.get(room_id),
-            entries=entries[room_id],
-        )
-        for room_id, code, game, public, created_at, meta in rooms
-    ]
+    return sql.live_rooms(rooms, snapshots, entries)
 
 
 def read_live_room(conn: sqlite3.Connection, code: str, with_snapshot: bool) -> LiveRoom | None:
@@ -233,37 +213,11 @@ def read_live_room(conn: sqlite3.Connection, code: str, with_snapshot: bool) -> 
         ]
     finally:
         conn.execute("COMMIT")
-    _, code, game, public, created_at, meta = row
-    return LiveRoom(
-        room=RoomRecord(code, game, bool(public), created_at, _decode_dict(meta)),
-        snapshot=snapshot,
-        entries=entries,
-    )
+    return sql.live_room(row, snapshot, entries)
 
 
 def read_recent_matches(
     conn: sqlite3.Connection, limit: int, game: str | None, public_only: bool = False
 ) -> list[FinishedMatch]:
-    conditions, params = [], []
-    if game is not None:
-        conditions.append("game = ?")
-        params.append(game)
-    if public_only:
-        conditions.append("json_extract(extra, '$.public') = 1")
-    where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
-    rows = conn.execute(
-        "SELECT room_code, game, started_at, ended_at, players, extra FROM finished_matches "
-        f"{where}ORDER BY ended_at DESC, id DESC LIMIT ?",
-        (*params, limit),
-    ).fetchall()
-    return [
-        FinishedMatch(
-            room=room,
-            game=game_,
-            ended_at=ended_at,
-            players=_decode_players(players),
-            started_at=started_at,
-            extra=_decode_dict(extra),
-        )
-        for room, game_, started_at, ended_at, players, extra in rows
-    ]
+    query, params = sql.recent_matches_query(DIALECT, limit, game, public_only)
+    return [sql.finished_match(row) for row in conn.execute(query, params).fetchall()]

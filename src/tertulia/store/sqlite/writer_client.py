@@ -20,13 +20,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .base import StoreStats
-from .errors import CommitFailed, StoreClosed
+from ..base import StoreStats
+from ..errors import CommitFailed, StoreClosed
+from ..writes import Write
 from .writer import READ_SIZE, error_from_wire, frame, frames
 
 log = logging.getLogger("tertulia.store")
 
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding tertulia/
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding tertulia/
 _OnDone = Callable[[BaseException | None], None]  # told a request's outcome (None: done)
 
 
@@ -45,7 +46,8 @@ class WriterProcess:
                 [
                     sys.executable,
                     "-c",
-                    "import sys; from tertulia.store.writer import main; sys.exit(main(sys.argv))",
+                    "import sys; from tertulia.store.sqlite.writer import main; "
+                    "sys.exit(main(sys.argv))",
                     str(path),
                     repr(busy_timeout),
                     str(theirs.fileno()),
@@ -84,15 +86,10 @@ class WriterProcess:
     # -- requests -----------------------------------------------------------------------
 
     def submit(
-        self,
-        op: str,
-        args: list[Any],
-        *,
-        weight: int = 0,
-        on_done: _OnDone | None = None,
+        self, write: Write, *, weight: int = 0, on_done: _OnDone | None = None
     ) -> asyncio.Future[Any]:
-        """Send ``op`` now; the future settles after the COMMIT that holds it, with what the
-        operation returned (None for most). ``on_done``
+        """Send ``write`` now; the future settles after the COMMIT that holds it, with what the
+        write returned (None for most). ``on_done``
         is called with the outcome first, synchronously: a future's waiters only wake on a
         later turn of the loop, which under load comes late."""
         if self._closing:
@@ -105,7 +102,7 @@ class WriterProcess:
             return future
         request_id = next(self._ids)
         self._pending[request_id] = (future, weight, on_done)
-        self._send(frame([request_id, op, args]))
+        self._send(frame([request_id, write]))
         return future
 
     async def close(self) -> None:

@@ -1,12 +1,13 @@
 """One batch of the PostgreSQL store's group commit: its transaction and each request in it.
 
-In order (see `postgres_writer` for the queue around it):
+In order (see `writer` for the queue around it):
 
 1. `begin_and_lock`: lock the row of every live room the batch names (`SELECT ... FOR
    UPDATE`, in id order so two nodes never deadlock over them), then read each one's last
    seq and snapshot seq. A takeover (`claim`) updates that row, so a former owner's batch
    waits for it and then sees the new fence — in the very transaction that would append.
-2. Each request in submission order (`OPS`), checked in Python against that state: one the
+2. Each request in submission order (its handler in `HANDLERS`, by the type of its write),
+   checked in Python against that state: one the
    log cannot take (`SeqError`, `UnknownRoom`, `FencedOut`, ...) raises a `StoreError`,
    fails alone and changes nothing; the others update the state, so the next request of the
    same room sees them. Appends accumulate; every other kind (rare) is written at once, in a
@@ -25,10 +26,23 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import psycopg
 
-from .base import FinishedMatch, LogEntry, RoomRecord, Snapshot
-from .errors import FencedOut, RoomExists, SeqError, SnapshotError, StoreError, UnknownRoom
+from .. import rules
+from ..errors import FencedOut, RoomExists, StoreError, UnknownRoom
+from ..writes import (
+    Append,
+    Claim,
+    Claimed,
+    CloseRoom,
+    CreateRoom,
+    RecordMatch,
+    RoomWrite,
+    SaveSnapshot,
+    UpdateMeta,
+    Write,
+)
 
 log = logging.getLogger("tertulia.store.postgres")
 
@@ -39,14 +53,17 @@ _REQUEST_ERRORS = (psycopg.errors.DataError, psycopg.errors.IntegrityError)
 
 @dataclass(slots=True)
 class Request:
-    """One write: ``op`` names its handler in `OPS`; its future gets the handler's result."""
+    """One write waiting for its batch; its future gets what its handler returns."""
 
-    op: str
-    code: str | None
-    args: tuple[Any, ...]
+    write: Write
     future: Any  # asyncio.Future
     on_done: Callable[[BaseException | None], None] | None = None
     weight: int = 0  # log entries it appends, for the stats
+
+    @property
+    def code(self) -> str | None:
+        """The room whose row the batch locks for it, if any."""
+        return self.write.code if isinstance(self.write, RoomWrite) else None
 
 
 @dataclass(slots=True)
@@ -160,7 +177,7 @@ class Batch:
             )
         return room
 
-    # -- the requests, by op (see `OPS`) ----------------------------------------------
+    # -- the writes, by type (see `HANDLERS`) ------------------------------------------
 
     async def _savepoint(self, sql: str, params: Any) -> list[Any]:
         """Run one statement of a rare request in its own savepoint, after the appends before
@@ -176,73 +193,45 @@ class Batch:
             raise StoreError(f"{type(refused).__name__}: {refused}") from refused
         return await cursor.fetchall() if cursor.description else []
 
-    async def create_room(self, request: Request) -> int:
-        room: RoomRecord
-        room, meta_json, fence = request.args
-        existing = self.rooms.get(room.code)
+    async def create_room(self, write: CreateRoom) -> None:
+        existing = self.rooms.get(write.code)
         if existing is not None and existing.live:
-            raise RoomExists(f"a live room already has the code {room.code!r}")
+            raise RoomExists(f"a live room already has the code {write.code!r}")
         rows = await self._savepoint(
             "INSERT INTO rooms (code, game, public, created_at, meta, fence) "
             "VALUES (%s, %s, %s, %s, %s::jsonb, %s) "
             "ON CONFLICT (code) WHERE closed_at IS NULL DO NOTHING RETURNING id",
-            (room.code, room.game, room.public, room.created_at, meta_json, fence),
+            (write.code, write.game, write.public, write.created_at, write.meta_json, write.fence),
         )
         if not rows:  # another node created it since this batch looked
-            raise RoomExists(f"a live room already has the code {room.code!r}")
+            raise RoomExists(f"a live room already has the code {write.code!r}")
         room_id = rows[0][0]
-        self.rooms[room.code] = Room(room_id, fence)
-        self.held[room.code] = (room_id, fence)
-        return room_id
+        self.rooms[write.code] = Room(room_id, write.fence)
+        self.held[write.code] = (room_id, write.fence)
 
-    async def claim(self, request: Request) -> int:
-        assert request.code is not None
-        (fence,) = request.args
-        room = self.rooms.get(request.code)
+    async def claim(self, write: Claim) -> Claimed:
+        room = self.rooms.get(write.code)
         if room is None or not room.live:
-            raise UnknownRoom(f"no live room {request.code!r}")
-        if room.fence >= fence:
+            raise UnknownRoom(f"no live room {write.code!r}")
+        if room.fence >= write.fence:
             raise FencedOut(
-                f"room {request.code!r}: fence {fence} is not above the room's {room.fence}",
+                f"room {write.code!r}: fence {write.fence} is not above the room's {room.fence}",
                 stored_fence=room.fence,
             )
-        await self._savepoint("UPDATE rooms SET fence = %s WHERE id = %s", (fence, room.id))
-        room.fence = fence
-        self.held[request.code] = (room.id, fence)
-        return room.id
+        await self._savepoint("UPDATE rooms SET fence = %s WHERE id = %s", (write.fence, room.id))
+        room.fence = write.fence
+        self.held[write.code] = (room.id, write.fence)
+        return Claimed(room.id, write.fence)
 
-    async def append(self, request: Request) -> None:
-        assert request.code is not None
-        room = self._owned(request.code)
-        entries: list[LogEntry] = request.args[0]
-        # Consecutive, not just increasing: a gap means an entry was lost or a second writer
-        # is racing, and replay of a gapped log would silently diverge.
-        expected = room.last_seq + 1
-        for entry in entries:
-            if entry.seq != expected:
-                raise SeqError(
-                    f"room {request.code!r}: expected seq {expected}, got {entry.seq} "
-                    f"(batch seqs {[e.seq for e in entries]})"
-                )
-            expected += 1
-        self.rows.extend((room.id, e.seq, e.at, e.payload) for e in entries)
-        room.last_seq = expected - 1
+    async def append(self, write: Append) -> None:
+        room = self._owned(write.code)
+        room.last_seq = rules.continue_log(write.code, room.last_seq, write.entries)
+        self.rows.extend((room.id, e.seq, e.at, e.payload) for e in write.entries)
 
-    async def snapshot(self, request: Request) -> None:
-        assert request.code is not None
-        room = self._owned(request.code)
-        snapshot: Snapshot = request.args[0]
-        if snapshot.seq > room.last_seq:
-            raise SnapshotError(
-                f"room {request.code!r}: snapshot at seq {snapshot.seq} "
-                f"but the log ends at {room.last_seq}"
-            )
-        if room.snapshot_seq is not None and snapshot.seq < room.snapshot_seq:
-            # One at the same seq replaces it (a snapshot of another version's).
-            raise SnapshotError(
-                f"room {request.code!r}: snapshot at seq {snapshot.seq} "
-                f"is behind the one at {room.snapshot_seq}"
-            )
+    async def save_snapshot(self, write: SaveSnapshot) -> None:
+        room = self._owned(write.code)
+        snapshot = write.snapshot
+        rules.check_snapshot(write.code, snapshot.seq, room.last_seq, room.snapshot_seq)
         await self._savepoint(
             "INSERT INTO snapshots (room_id, seq, at, payload) VALUES (%s, %s, %s, %s) "
             "ON CONFLICT (room_id) DO UPDATE SET seq = excluded.seq, at = excluded.at, "
@@ -251,22 +240,18 @@ class Batch:
         )
         room.snapshot_seq = snapshot.seq
 
-    async def meta(self, request: Request) -> None:
-        assert request.code is not None
-        room = self._owned(request.code)
-        (meta_json,) = request.args
+    async def update_meta(self, write: UpdateMeta) -> None:
+        room = self._owned(write.code)
         await self._savepoint(
-            "UPDATE rooms SET meta = %s::jsonb WHERE id = %s", (meta_json, room.id)
+            "UPDATE rooms SET meta = %s::jsonb WHERE id = %s", (write.meta_json, room.id)
         )
 
-    async def close(self, request: Request) -> None:
-        assert request.code is not None
-        room = self._owned(request.code)
-        reason, at, keep_log = request.args
+    async def close_room(self, write: CloseRoom) -> None:
+        room = self._owned(write.code)
         # One statement (a CTE) so the close and the deletes share a savepoint round trip.
         drop = (
             ""
-            if keep_log
+            if write.keep_log
             else (
                 ", dropped_log AS (DELETE FROM log WHERE room_id = %(id)s), "
                 "dropped_snapshot AS (DELETE FROM snapshots WHERE room_id = %(id)s)"
@@ -275,29 +260,27 @@ class Batch:
         await self._savepoint(
             f"WITH closed AS (UPDATE rooms SET closed_at = %(at)s, close_reason = %(reason)s "
             f"WHERE id = %(id)s){drop} SELECT 1",
-            {"at": at, "reason": reason, "id": room.id},
+            {"at": write.at, "reason": write.reason, "id": room.id},
         )
         room.live = False
-        self.held[request.code] = None
+        self.held[write.code] = None
 
-    async def finished_match(self, request: Request) -> None:
-        match: FinishedMatch
-        match, players_json, extra_json = request.args
+    async def record_match(self, write: RecordMatch) -> None:
         await self._savepoint(
             "INSERT INTO finished_matches (room_code, game, started_at, ended_at, players, extra) "
             "VALUES (%s, %s, %s, %s, %s::jsonb, %s::jsonb)",
-            (match.room, match.game, match.started_at, match.ended_at, players_json, extra_json),
+            msgspec.structs.astuple(write),  # its fields in the columns' order
         )
 
 
-_Handler = Callable[[Batch, Request], Awaitable[Any]]
-
-OPS: dict[str, _Handler] = {
-    "create_room": Batch.create_room,
-    "claim": Batch.claim,
-    "append": Batch.append,
-    "snapshot": Batch.snapshot,
-    "meta": Batch.meta,
-    "close": Batch.close,
-    "finished_match": Batch.finished_match,
+# The handler of each write this writer runs (see `writes` for the one it does not:
+# RemoveExpired, which runs on the read connection).
+HANDLERS: dict[type[Any], Callable[[Batch, Any], Awaitable[Any]]] = {
+    CreateRoom: Batch.create_room,
+    Claim: Batch.claim,
+    Append: Batch.append,
+    SaveSnapshot: Batch.save_snapshot,
+    UpdateMeta: Batch.update_meta,
+    CloseRoom: Batch.close_room,
+    RecordMatch: Batch.record_match,
 }

@@ -3,7 +3,8 @@
 Migrations are a list of SQL scripts applied in order, each in its own
 transaction together with the bump of `schema_version`; never edit a released
 script, append a new one. A database newer than this code is refused rather
-than guessed at.
+than guessed at. The first one's tables are the ones PostgreSQL has too, written
+once in `sql` and spelt here by `DIALECT`.
 """
 
 from __future__ import annotations
@@ -11,49 +12,30 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from ..sql import Dialect, migrations_to_run, schema_1
+
+# A column kind of the shared tables (`sql.Column`) -> its type here. STRICT tables: SQLite
+# refuses a value of the wrong type instead of storing it as whatever it is.
+DIALECT = Dialect(
+    types={
+        "key": "INTEGER PRIMARY KEY",
+        "int": "INTEGER",
+        "bool": "INTEGER",
+        "time": "REAL",
+        "text": "TEXT",
+        "json": "TEXT",
+        "bytes": "BLOB",
+        "fence": None,  # one process: no fencing
+    },
+    table_options=" STRICT",
+    param="?",
+    json_text="{}",
+    public_extra="json_extract(extra, '$.public') = 1",
+)
+
 MIGRATIONS: list[str] = [
     # 1: rooms, their logs and snapshots, finished matches.
-    """
-    CREATE TABLE rooms (
-        id           INTEGER PRIMARY KEY,
-        code         TEXT NOT NULL,
-        game         TEXT NOT NULL,
-        public       INTEGER NOT NULL,
-        created_at   REAL NOT NULL,
-        meta         TEXT NOT NULL,          -- JSON object
-        closed_at    REAL,                   -- NULL while the room is live
-        close_reason TEXT
-    ) STRICT;
-    -- Codes are short, so they are reused once a room closes: unique among live rooms only.
-    CREATE UNIQUE INDEX rooms_live_code ON rooms (code) WHERE closed_at IS NULL;
-
-    CREATE TABLE log (
-        room_id INTEGER NOT NULL REFERENCES rooms (id),
-        seq     INTEGER NOT NULL,
-        at      REAL NOT NULL,
-        payload BLOB NOT NULL,
-        PRIMARY KEY (room_id, seq)
-    ) STRICT;
-
-    CREATE TABLE snapshots (                 -- the latest snapshot of each room only
-        room_id INTEGER PRIMARY KEY REFERENCES rooms (id),
-        seq     INTEGER NOT NULL,
-        at      REAL NOT NULL,
-        payload BLOB NOT NULL
-    ) STRICT;
-
-    CREATE TABLE finished_matches (
-        id         INTEGER PRIMARY KEY,
-        room_code  TEXT NOT NULL,
-        game       TEXT NOT NULL,
-        started_at REAL,
-        ended_at   REAL NOT NULL,
-        players    TEXT NOT NULL,            -- JSON array of objects
-        extra      TEXT NOT NULL             -- JSON object
-    ) STRICT;
-    CREATE INDEX finished_matches_recent ON finished_matches (ended_at DESC, id DESC);
-    CREATE INDEX finished_matches_game ON finished_matches (game, ended_at DESC, id DESC);
-    """,
+    schema_1(DIALECT),
     # 2: retention finds closed rooms by when they closed (Store.remove_older_than).
     """
     CREATE INDEX rooms_closed ON rooms (closed_at) WHERE closed_at IS NOT NULL;
@@ -105,12 +87,7 @@ def migrate(conn: sqlite3.Connection) -> int:
         current = 0
     else:
         current = row[0]
-    if current > len(MIGRATIONS):
-        raise RuntimeError(
-            f"database schema version {current} is newer than this code "
-            f"({len(MIGRATIONS)}); refusing to open it"
-        )
-    for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
+    for version, script in migrations_to_run(current, MIGRATIONS):
         # executescript runs the statements as written, so the migration and its
         # version bump commit together or not at all.
         try:

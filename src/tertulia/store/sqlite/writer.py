@@ -10,16 +10,17 @@ Why group commit: while an fsync runs, new requests queue up in the socket; the 
 transaction takes all of them, so N rooms acting at once cost about one fsync per round,
 not N. Why one writer: SQLite has a single writer anyway.
 
-A request is an operation name and its arguments (``OPS``). Each runs inside a savepoint,
-so a refused request (a `StoreError`, or a caller's mistake such as a constraint) is rolled
-back alone and fails alone; any other exception, or a failed COMMIT, rolls the whole batch
-back and fails every request in it with `CommitFailed`. Answers are sent only after the
-outcome of the COMMIT is known: nothing is acknowledged before it is durable.
+A request is one typed write (`writes`), run by its handler (`ops.HANDLERS`) inside a
+savepoint, so a refused request (a `StoreError`, or a caller's mistake such as a constraint)
+is rolled back alone and fails alone; any other exception, or a failed COMMIT, rolls the whole
+batch back and fails every request in it with `CommitFailed`. So does a request the writer
+cannot read (a write it does not run: a bug). Answers are sent only after the outcome of the
+COMMIT is known: nothing is acknowledged before it is durable.
 
 Wire format, both ways: frames of a 4-byte big-endian length and a msgpack array.
-Request ``[id, op, args]``; answer ``[id, error, commits, failed_batches, result]`` where
+Request ``[id, write]``; answer ``[id, error, commits, failed_batches, result]`` where
 ``error`` is None or ``[kind, message, cause_kind, cause_message]`` (see `error_from_wire`)
-and ``result`` what the operation returned (None for most; a count for ``remove_expired``).
+and ``result`` what the write returned (None for most; a count for `RemoveExpired`).
 
 Started by `writer_client.WriterProcess`, which passes it the database path, the busy
 timeout in seconds and the file descriptor of its end of a socket pair (``main``).
@@ -28,7 +29,9 @@ timeout in seconds and the file descriptor of its end of a socket pair (``main``
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
+import operator
 import signal
 import socket
 import sqlite3
@@ -38,8 +41,9 @@ from typing import Any
 
 import msgspec
 
-from . import errors, ops, schema
-from .base import FinishedMatch, LogEntry, RoomRecord, Snapshot
+from .. import errors
+from ..writes import Write
+from . import ops, schema
 
 log = logging.getLogger("tertulia.store.writer")
 
@@ -66,6 +70,10 @@ _HEADER = struct.Struct(">I")
 READ_SIZE = 64 * 1024
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder().decode
+# A request: its id and one of the writes this writer runs.
+_decode_request = msgspec.msgpack.Decoder(
+    tuple[int, functools.reduce(operator.or_, ops.HANDLERS)]  # type: ignore[misc]
+).decode
 
 
 def frame(message: Any) -> bytes:
@@ -73,7 +81,7 @@ def frame(message: Any) -> bytes:
     return _HEADER.pack(len(body)) + body
 
 
-def frames(buffer: bytearray) -> Iterator[Any]:
+def frames(buffer: bytearray, decode: Callable[[memoryview], Any] = _decode) -> Iterator[Any]:
     """Every complete frame at the front of ``buffer`` (removed from it), decoded."""
     start = 0
     while len(buffer) - start >= _HEADER.size:
@@ -81,56 +89,9 @@ def frames(buffer: bytearray) -> Iterator[Any]:
         end = start + _HEADER.size + size
         if len(buffer) < end:
             break
-        yield _decode(memoryview(buffer)[start + _HEADER.size : end])
+        yield decode(memoryview(buffer)[start + _HEADER.size : end])
         start = end
     del buffer[:start]
-
-
-# -- the operations, by name: plain arguments in, SQL out (see ops) -------------------------
-
-
-def _create_room(
-    conn: sqlite3.Connection,
-    code: str,
-    game: str,
-    public: bool,
-    created_at: float,
-    meta_json: str,
-) -> None:
-    ops.insert_room(conn, RoomRecord(code, game, public, created_at, {}), meta_json)
-
-
-def _append(conn: sqlite3.Connection, code: str, entries: list[list[Any]]) -> None:
-    ops.append_entries(conn, code, [LogEntry(seq, at, payload) for seq, at, payload in entries])
-
-
-def _snapshot(conn: sqlite3.Connection, code: str, seq: int, at: float, payload: bytes) -> None:
-    ops.upsert_snapshot(conn, code, Snapshot(seq, at, payload))
-
-
-def _finished_match(
-    conn: sqlite3.Connection,
-    room: str,
-    game: str,
-    started_at: float | None,
-    ended_at: float,
-    players_json: str,
-    extra_json: str,
-) -> None:
-    # players and extra travel as the JSON the caller already encoded
-    match = FinishedMatch(room, game, ended_at, players=[], started_at=started_at)
-    ops.insert_match(conn, match, players_json, extra_json)
-
-
-OPS: dict[str, Callable[..., Any]] = {
-    "create_room": _create_room,
-    "append": _append,
-    "snapshot": _snapshot,
-    "meta": ops.set_meta,
-    "close": ops.mark_closed,
-    "finished_match": _finished_match,
-    "remove_expired": ops.remove_expired,
-}
 
 
 # -- errors across the socket ---------------------------------------------------------------
@@ -183,6 +144,19 @@ def _rebuild(kind: str, message: str) -> BaseException:
 
 # -- one batch --------------------------------------------------------------------------
 
+Request = tuple[int, Write | msgspec.ValidationError]  # its id, and its write or why not
+
+
+def read_request(data: memoryview) -> Request:
+    """A request's id and write; for a write this writer does not run (a bug: the server and
+    the writer disagree), why it cannot, so that the id is still answered."""
+    try:
+        return _decode_request(data)
+    except msgspec.ValidationError as unreadable:
+        # Without its traceback, whose frame holds ``data``: a view of the read buffer that
+        # must be released before the buffer shrinks.
+        return _decode(data)[0], unreadable.with_traceback(None)
+
 
 class Counters:
     def __init__(self) -> None:
@@ -191,7 +165,7 @@ class Counters:
 
 
 def commit_batch(
-    conn: sqlite3.Connection, batch: list[list[Any]], counters: Counters
+    conn: sqlite3.Connection, batch: list[Request], counters: Counters
 ) -> list[tuple[BaseException | None, Any]]:
     """Run every request of ``batch`` in one transaction; each one's (error or None, what
     it returned)."""
@@ -199,11 +173,13 @@ def commit_batch(
     single = len(batch) == 1  # nothing to protect from it: no savepoint needed
     try:
         conn.execute("BEGIN IMMEDIATE")
-        for _, op, args in batch:
+        for _, write in batch:
+            if isinstance(write, msgspec.ValidationError):
+                raise write  # unreadable: the whole batch fails, as for any bug
             if not single:
                 conn.execute("SAVEPOINT request")
             try:
-                result = OPS[op](conn, *args)
+                result = ops.HANDLERS[type(write)](conn, write)
             except _REQUEST_ERRORS as refused:
                 conn.execute("ROLLBACK" if single else "ROLLBACK TO request")
                 if not single:
@@ -252,7 +228,7 @@ def serve(conn: sqlite3.Connection, sock: socket.socket) -> None:
     with contextlib.suppress(BrokenPipeError, ConnectionResetError):
         while data := sock.recv(READ_SIZE):
             buffer += data
-            pending = list(frames(buffer))
+            pending = list(frames(buffer, read_request))
             while pending:
                 batch, pending = pending[:MAX_BATCH], pending[MAX_BATCH:]
                 outcomes = commit_batch(conn, batch, counters)
@@ -261,7 +237,7 @@ def serve(conn: sqlite3.Connection, sock: socket.socket) -> None:
 
 
 def _answer(
-    request: list[Any], error: BaseException | None, result: Any, counters: Counters
+    request: Request, error: BaseException | None, result: Any, counters: Counters
 ) -> bytes:
     wire_error = error_to_wire(error) if error is not None else None
     return frame([request[0], wire_error, counters.commits, counters.failed_batches, result])
