@@ -45,6 +45,7 @@ class Client:
         self.chat: list[dict[str, Any]] = []
         self.blobs: dict[str, Any] = {}  # every blob received on this connection, by key
         self.notices: list[dict[str, Any]] = []
+        self.reactions: list[dict[str, Any]] = []
         self.frames: list[bytes] = []  # with keep_frames: every frame, for checking the bytes
         self.rooms: dict[str, Any] | None = None  # the latest public room list
         self._ids = itertools.count(1)
@@ -86,7 +87,7 @@ class Client:
 
     # ------------------------------------------------------------------ requests
 
-    async def request(self, kind: str, timeout: float = 10.0, **fields: Any) -> Any:
+    async def request(self, kind: str, /, timeout: float = 10.0, **fields: Any) -> Any:
         """Send ``{"type": kind, "id": …, **fields}`` and return the ack's data."""
         message_id = next(self._ids)
         future = asyncio.get_running_loop().create_future()
@@ -218,5 +219,7 @@ class Client:
             self.chat.append(message["line"])
         elif kind == "notice":
             self.notices.append(message)
+        elif kind == "reaction":
+            self.reactions.append(message)
         elif kind == "rooms":
             self.rooms = message

@@ -37,6 +37,9 @@ class CreateRoom(ClientMessage, tag="create_room"):
     game: str
     nickname: str
     public: bool = False
+    # The games this browser has played before (a first-timer of the room's game is taught,
+    # and never starts as its clue giver or artist).
+    played: list[str] = []
 
 
 class JoinRoom(ClientMessage, tag="join_room"):
@@ -45,6 +48,14 @@ class JoinRoom(ClientMessage, tag="join_room"):
     # Only take back the seat this player still has (a client's automatic rejoin after a
     # reconnection): one who left in another tab, or whom the host removed, stays out.
     resume: bool = False
+    played: list[str] = []  # as in create_room
+
+
+class OpenScreen(ClientMessage, tag="open_screen"):
+    """Show room ``code`` on this connection as a shared screen (a TV): no seat, the picture
+    a spectator sees, never anyone's secret; it sends nothing but ``sync``."""
+
+    code: str
 
 
 class LeaveRoom(ClientMessage, tag="leave_room"):
@@ -135,6 +146,13 @@ class Chat(ClientMessage, tag="chat"):
     text: str
 
 
+class React(ClientMessage, tag="react"):
+    """A quick reaction (``rooms/reactions.py``: clap, laugh, wow, love, think, fire), shown
+    for a moment on every screen of the room; not chat, not logged."""
+
+    kind: str
+
+
 class Sync(ClientMessage, tag="sync"):
     """Send me this room's whole picture again (a ``patch`` came for a push I do not hold);
     answered by a ``room`` push, then an ack."""
@@ -165,8 +183,10 @@ Incoming = (
     | Act
     | Check
     | Chat
+    | React
     | Sync
     | Ping
+    | OpenScreen
 )
 
 
@@ -235,6 +255,13 @@ class ChatLine(ServerMessage, tag="chat"):
     line: dict[str, Any]
 
 
+class Reaction(ServerMessage, tag="reaction"):
+    """Someone here reacted (``react``): show it for a moment."""
+
+    player: str
+    kind: str
+
+
 class RoomList(ServerMessage, tag="rooms"):
     rooms: list[dict[str, Any]]
     recent: list[dict[str, Any]] = []
@@ -248,7 +275,9 @@ class Notice(ServerMessage, tag="notice"):
     params: dict[str, Any] = {}
 
 
-Outgoing = Ack | Error | Welcome | RoomUpdate | RoomPatch | ChatLine | RoomList | Notice
+Outgoing = (
+    Ack | Error | Welcome | RoomUpdate | RoomPatch | ChatLine | Reaction | RoomList | Notice
+)
 
 _decoder = msgspec.json.Decoder(Incoming)
 _encoder = msgspec.json.Encoder()

@@ -280,11 +280,28 @@ SHARED_NAMES = """
     SYSTEM_ACTIONS TOO_FEW_PLAYERS UNKNOWN_SEAT WRONG_PHASE Action Drop Event Extend Game
     Handler Host Join Leave M MatchState Outcome P Placing Player Return Rng RuleError Scored
     Seat SeatedPlayer Seating SystemAction T TimedState Timeout apply_with check_and_apply
-    clone deadline decode_action extend finish_match ignore is_here is_playing outcome podium
-    rank require_players seat_view set_clock setting settings_schema you
+    clone deadline decode_action extend finish_match first_turn ignore is_here is_playing
+    outcome podium rank require_players seat_view set_clock setting settings_schema you
 """.split()
 
 
 def test_base_gives_every_shared_name_and_says_so():
     assert sorted(base.__all__) == sorted(SHARED_NAMES)
     assert all(hasattr(base, name) for name in SHARED_NAMES)
+
+
+@given(seed=st.integers(min_value=0, max_value=2**62), count=st.integers(1, 12))
+def test_with_no_newcomer_the_first_turn_is_drawn_exactly_as_before(seed: int, count: int):
+    """``first_turn`` ("a first-timer is never the first clue giver or artist"): with nobody
+    new it draws what ``rng.below`` did, so matches dealt before replay as they were dealt."""
+    seats = [f"p{i}" for i in range(count)]
+    assert base.first_turn(seats, set(), Rng.from_seed(seed)) == Rng.from_seed(seed).below(count)
+    assert base.first_turn(seats, set(), None) == 0
+
+
+def test_the_first_turn_is_never_a_newcomers_unless_everyone_is_new():
+    seats = ["a", "b", "c", "d"]
+    starts = {base.first_turn(seats, {"a", "c"}, Rng.from_seed(seed)) for seed in range(40)}
+    assert starts == {1, 3}
+    assert base.first_turn(seats, {"a"}, None) == 1  # the host's order: the first not new
+    assert {base.first_turn(seats, set(seats), Rng.from_seed(s)) for s in range(40)} == {0, 1, 2, 3}

@@ -54,7 +54,8 @@ def _pitacor_with_ana_giving(people: tuple[str, ...]) -> model.RoomModel:
     for seed in range(100):
         room = model.new_room("BQTR", False, "pitacor", GAMES)
         for name in people:
-            model.fold(room, model.Joined(at=1, player=name.lower(), nickname=name))
+            joined = model.Joined(at=1, player=name.lower(), nickname=name, played=["pitacor"])
+            model.fold(room, joined)
         for n in (1, 2):
             model.fold(room, model.BotAdded(2, "ana", f"bot-{n}", f"Bot {n}", "good", "en"))
         model.fold(room, model.MatchStarted(at=3, by="ana", seed=seed))

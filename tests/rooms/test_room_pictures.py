@@ -37,6 +37,7 @@ from tertulia.games import GAMES
 from tertulia.games.base import RuleError
 from tertulia.rooms.inbox import ClockRanOut, GraceOver
 from tertulia.rooms.manager import ManagerConfig, RoomManager
+from tertulia.rooms.reactions import REACTIONS
 from tertulia.rooms.room import RoomConfig
 from tertulia.rooms.views import game_view, lobby_view
 from tertulia.store.sqlite import SQLiteStore
@@ -70,6 +71,7 @@ class Connection:
         self.answers: dict[int, p.Ack | p.Error] = {}
         self.last_whole: p.RoomUpdate | None = None
         self.kicked = False
+        self.reactions: list[p.Reaction] = []
 
     def send(self, message: p.ServerMessage) -> None:
         if isinstance(message, p.RoomUpdate):
@@ -87,6 +89,8 @@ class Connection:
             self.answers[message.re] = message
         elif isinstance(message, p.Notice) and message.code == "room.kicked":
             self.kicked = True
+        elif isinstance(message, p.Reaction):
+            self.reactions.append(message)
 
 
 # Moves per game, from what the seat's view shows: mostly the move its phase asks of it, some
@@ -209,10 +213,12 @@ class RoomPictures(RuleBasedStateMachine):
         assert message.id in conn.answers, f"no answer to {message!r}"
         return conn.answers[message.id]
 
-    def _attach(self, conn: Connection, nickname: str, resume: bool = False) -> bool:
+    def _attach(
+        self, conn: Connection, nickname: str, resume: bool = False, screen: bool = False
+    ) -> bool:
         async def attach() -> bool:
             try:
-                await self.room.attach(conn, nickname, next(_ids), resume=resume)
+                await self.room.attach(conn, nickname, next(_ids), resume=resume, screen=screen)
             except RuleError:
                 return False
             await self._settled()
@@ -251,6 +257,29 @@ class RoomPictures(RuleBasedStateMachine):
     def someone_joins(self) -> None:
         player = f"p{next(self.players)}"
         self._attach(Connection(player), f"N{player}")
+
+    @rule()
+    def a_shared_screen_opens(self) -> None:
+        """A TV: no seat, the picture a spectator sees (checked by the invariant below)."""
+        self._attach(Connection(f"screen-{next(self.players)}"), "", screen=True)
+
+    @precondition(lambda self: self.conns)
+    @rule(data=st.data(), kind=st.sampled_from([*REACTIONS, "nope"]))
+    def someone_reacts(self, data: st.DataObject, kind: str) -> None:
+        """A reaction reaches every connection (screens too), and changes nothing: no
+        version, no record."""
+        conn = data.draw(st.sampled_from(self.conns))
+        version, seq = self.room.version, self.room.seq
+        before = {id(c): len(c.reactions) for c in self.conns}
+        answer = self._ask(conn, p.React(next(_ids), kind=kind))
+        assert (self.room.version, self.room.seq) == (version, seq)
+        got = [len(c.reactions) - before[id(c)] for c in self.conns]
+        if isinstance(answer, p.Ack):
+            assert got == [1] * len(self.conns)
+            assert self.conns[0].reactions[-1] == p.Reaction(conn.player, kind)
+        else:
+            assert answer.code in ("reaction.unknown", "reaction.not_now", "room.not_in")
+            assert got == [0] * len(self.conns)
 
     @precondition(lambda self: self._seated())
     @rule(data=st.data(), resume=st.booleans())
@@ -373,6 +402,10 @@ class RoomPictures(RuleBasedStateMachine):
             }
             # Key order too: what the client renders is compared byte for byte.
             assert msgspec.json.encode(conn.picture) == msgspec.json.encode(whole), conn.player
+            if conn.player.startswith("screen-") and model.match is not None:
+                # A shared screen sees exactly what a spectator sees: never a seat's secret.
+                spectator = self.room.game.view(model.match, None)
+                assert conn.picture["view"] == _json(msgspec.json.encode(spectator))
 
 
 RoomPictures.TestCase.settings = settings(

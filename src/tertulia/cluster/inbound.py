@@ -103,7 +103,14 @@ class Inbound:
             return
         peer = RelayedPeer(self.bus, attach.reply_to, attach.conn, attach.player)
         try:
-            await room.attach(peer, attach.nickname, attach.msg_id, resume=attach.resume)
+            await room.attach(
+                peer,
+                attach.nickname,
+                attach.msg_id,
+                resume=attach.resume,
+                screen=attach.screen,
+                played=tuple(attach.played),
+            )
         except RuleError as error:
             refusal = (error.code, error.message, error.params)
             answer = wire.Attached(attach.conn, attach.room, refusal, owner=self.bus.node)

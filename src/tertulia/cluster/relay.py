@@ -110,7 +110,13 @@ class RemoteRoom:
         self._bus.send(self.owner, wire.Frame(conn, self.code, p.encode(message), message.id))
 
     async def attach(
-        self, session: Any, nickname: str, msg_id: int | None, resume: bool = False
+        self,
+        session: Any,
+        nickname: str,
+        msg_id: int | None,
+        resume: bool = False,
+        screen: bool = False,
+        played: tuple[str, ...] = (),
     ) -> None:
         conn = self._conn_of(session)
         answer = asyncio.get_running_loop().create_future()
@@ -127,6 +133,8 @@ class RemoteRoom:
                 nickname=nickname,
                 msg_id=msg_id,
                 resume=resume,
+                screen=screen,
+                played=list(played),
             ),
         )
         try:

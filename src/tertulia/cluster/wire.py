@@ -23,6 +23,8 @@ class Attach(msgspec.Struct, tag="attach", frozen=True):
     nickname: str
     msg_id: int | None  # None: the connection's node follows the room by itself
     resume: bool = False
+    screen: bool = False  # a shared screen (``player`` is then the screen's own name)
+    played: list[str] = []  # the games the joiner's browser has played
 
 
 class Frame(msgspec.Struct, tag="frame", frozen=True):

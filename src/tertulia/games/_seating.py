@@ -10,7 +10,7 @@ a game's player type extends ``SeatedPlayer``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeGuard, TypeVar
 
@@ -19,6 +19,7 @@ import msgspec
 from ._actions import Drop, Event, Join, Leave, Return
 from ._errors import ALREADY_SEATED, MATCH_FULL, MATCH_OVER, UNKNOWN_SEAT, RuleError
 from ._match import M
+from ._rng import Rng
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -26,6 +27,21 @@ class Player(msgspec.Struct, frozen=True):
 
     id: str
     nickname: str
+    # New to this game (the room knows: their browser had never played it, and they have not
+    # finished a match of it here): "a first-timer is never the first clue giver or artist".
+    new: bool = False
+
+
+def first_turn(seats: list[str], newcomers: Collection[str], rng: Rng | None) -> int:
+    """Where a turn order over ``seats`` starts: at random (``rng``), or at the first one
+    (None: the host's order), but never at a newcomer when someone else could start ("a
+    first-timer is never the first clue giver or artist": they watch one go round first).
+    With no newcomer it draws exactly what ``rng.below(len(seats))`` would, so matches
+    dealt before newcomers were known replay as they were dealt."""
+    eligible = [i for i, seat in enumerate(seats) if seat not in newcomers]
+    if not eligible:
+        eligible = list(range(len(seats)))
+    return eligible[rng.below(len(eligible))] if rng is not None else eligible[0]
 
 
 def require_players(count: int, game: str, lowest: int, highest: int) -> None:

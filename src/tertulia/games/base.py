@@ -101,7 +101,8 @@ platform. The tools live beside it in modules by job, gathered here:
 - ``_actions``: ``Action``, the room's actions (``SystemAction``), ``Event``, decoding;
 - ``_match``: the state's protocols, the clock and the end (``set_clock``,
   ``finish_match``, ``rank``, ``Outcome``);
-- ``_seating``: players (``Player``, ``SeatedPlayer``, ``Seating``, ``require_players``);
+- ``_seating``: players (``Player``, ``SeatedPlayer``, ``Seating``, ``require_players``,
+  ``first_turn``: where a turn order starts, never at a newcomer);
 - ``_apply``: the checks every move passes (``apply_with``, ``check_and_apply``, ``extend``);
 - ``_views``: a view's common parts (``seat_view``, ``you``, ``podium``);
 - ``_settings``: the lobby's settings form (``setting``, ``settings_schema``);
@@ -168,6 +169,7 @@ from ._seating import (
     Seat,
     SeatedPlayer,
     Seating,
+    first_turn,
     is_here,
     is_playing,
     require_players,
@@ -220,6 +222,7 @@ __all__ = [
     "decode_action",
     "extend",
     "finish_match",
+    "first_turn",
     "ignore",
     "is_here",
     "is_playing",

@@ -118,6 +118,11 @@ class FanOut:
         for stay in self._stays.values():
             stay.blobs.clear()
 
+    def send_all(self, message: ServerMessage) -> None:
+        """Send ``message`` to every connection here (a reaction: nothing to keep)."""
+        for peer in self._stays:
+            peer.send(message)
+
     def tell_everyone(self, message: ServerMessage) -> None:
         """Send ``message`` to every connection, and forget them all (the room closed)."""
         for peer in list(self._stays):

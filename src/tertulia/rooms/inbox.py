@@ -50,6 +50,8 @@ class Attach:
     msg_id: int | None  # None: the server's own attach, answered to nobody
     done: asyncio.Future
     resume: bool = False  # only back into a seat the player still has
+    screen: bool = False  # a shared screen: no seat, a spectator's picture
+    played: tuple[str, ...] = ()  # the games the joiner's browser has played (Joined.played)
 
 
 @dataclass(frozen=True)

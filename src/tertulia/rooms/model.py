@@ -134,7 +134,9 @@ def _joined(room: RoomModel, r: Joined) -> list[Event]:
     colour = room.former_colours.get(r.player)
     if colour is None or colour in taken:
         colour = next(c for c in itertools.count() if c not in taken)
-    seat = Seat(r.player, nickname, colour=colour)
+    # Only names of games this server has, and each once: what a client says is bounded.
+    played = sorted(set(r.played) & set(room.games))
+    seat = Seat(r.player, nickname, colour=colour, played=played)
     if room.status is Status.ENDED:
         seat.spectator, events = True, []  # a seat at the rematch (Rematched promotes them)
     elif room.status is Status.PLAYING:
@@ -271,7 +273,8 @@ def _reordered(room: RoomModel, r: Reordered) -> list[Event]:
 def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
     require_host(room, r.by)
     require_lobby(room)
-    players = [Player(s.player, s.nickname) for s in room.players()]
+    game = room.game.NAME
+    players = [Player(s.player, s.nickname, new=s.new_to(game)) for s in room.players()]
     versioned = {"version": r.version} if hasattr(room.game, "VERSION") else {}
     room.match = room.game.start(
         room.settings, players, r.seed, r.at, public=room.public, **versioned
@@ -492,3 +495,6 @@ def _next_host(room: RoomModel) -> str | None:
 def _note_end(room: RoomModel) -> None:
     if room.match is not None and room.game.outcome(room.match) is not None:
         room.status = Status.ENDED
+        for seat in room.players():  # they have played it now: nobody's first time again
+            if seat.new_to(room.game.NAME):
+                seat.played = sorted({*seat.played, room.game.NAME})

@@ -20,6 +20,9 @@ class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field=
 class Joined(Record, tag="joined"):
     player: str
     nickname: str
+    # The games the player's browser had played before (a first-timer is taught, and never
+    # the first clue giver or artist of their first match).
+    played: list[str] = []
 
 
 class Renamed(Record, tag="renamed"):

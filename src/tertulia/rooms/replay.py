@@ -33,7 +33,7 @@ log = logging.getLogger("tertulia.replay")
 SNAPSHOT_EVERY = 100
 
 # Bump when RoomSnapshot's own fields change meaning.
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2  # 2: seats know which games their player has played
 
 
 class RoomSnapshot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -28,7 +28,17 @@ import msgspec
 
 from ..bots.base import DecisionRunner
 from ..games.base import RuleError
-from ..protocol import Ack, Act, Check, ClientMessage, Notice, ServerMessage, Sync
+from ..protocol import (
+    Ack,
+    Act,
+    Check,
+    ClientMessage,
+    Notice,
+    React,
+    Reaction,
+    ServerMessage,
+    Sync,
+)
 from ..store import Store
 from .bot_driver import BotDriver, BotPeer
 from .clocks import Clocks
@@ -60,6 +70,7 @@ from .model import (
     Status,
     check_move,
 )
+from .reactions import check_reaction
 from .views import finished_match
 
 log = logging.getLogger("tertulia.room")
@@ -238,14 +249,22 @@ class Room:
             self.inbox.put(started)
 
     async def attach(
-        self, peer: Peer, nickname: str, msg_id: int | None, resume: bool = False
+        self,
+        peer: Peer,
+        nickname: str,
+        msg_id: int | None,
+        resume: bool = False,
+        screen: bool = False,
+        played: tuple[str, ...] = (),
     ) -> None:
         """Seat ``peer`` (join, or resume the seat its player has; with ``resume``, only the
         latter). Raises ``RuleError``. ``msg_id``: the request to acknowledge once seated
         (None: the server's own doing, such as following a room to another node — nothing
-        the client asked, so nothing to answer)."""
+        the client asked, so nothing to answer). With ``screen``, ``peer`` is a shared
+        screen (a TV): it takes no seat and sees what a spectator sees; its ``player`` is a
+        name of its own that no seat has, so no seat's view can ever reach it."""
         done = asyncio.get_running_loop().create_future()
-        self.inbox.offer(Attach(peer, nickname, msg_id, done, resume))
+        self.inbox.offer(Attach(peer, nickname, msg_id, done, resume, screen, tuple(played)))
         await done
 
     def detach(self, peer: Peer) -> None:
@@ -293,6 +312,9 @@ class Room:
         if self.broken:  # what memory holds was never saved: show it to nobody
             item.done.set_exception(RuleError("server.store", "This room can't be opened now."))
             return
+        if item.screen:
+            self._attach_screen(item)
+            return
         if item.resume and self.model.seat(peer.player) is None:
             item.done.set_exception(RuleError("room.no_seat", NO_SEAT, code=self.code))
             return
@@ -307,7 +329,12 @@ class Room:
         try:
             seat = self.model.seat(peer.player)
             if seat is None:
-                joined = Joined(at=self.clock(), player=peer.player, nickname=item.nickname)
+                joined = Joined(
+                    at=self.clock(),
+                    player=peer.player,
+                    nickname=item.nickname,
+                    played=sorted(set(item.played) & set(self.model.games)),
+                )
                 await self.commits.commit(joined)
             elif not seat.online:
                 await self.commits.commit(
@@ -330,6 +357,26 @@ class Room:
             peer.send(Ack(item.msg_id, {"room": self.code}))
         item.done.set_result(None)
         self._poke_bots()  # someone to play for: bots waiting for a watcher move again
+
+    def _attach_screen(self, item: Attach) -> None:
+        """A shared screen comes in: no record (it takes no seat, and the room's picture
+        does not list screens), only the whole picture a spectator sees."""
+        peer = item.peer
+        if self.model.seat(peer.player) is not None:  # (never: screens have names of their own)
+            item.done.set_exception(RuleError("screen.seated", "A screen cannot take a seat."))
+            return
+        if peer not in self.peers:
+            refusal = self._refusal_for(peer)
+            if refusal is not None:
+                item.done.set_exception(refusal)
+                return
+        self.fanout.add(peer)
+        self.empty_since = None
+        peer.send(self.fanout.update_for(peer, self.model, self.version))
+        if item.msg_id is not None:
+            peer.send(Ack(item.msg_id, {"room": self.code, "screen": True}))
+        item.done.set_result(None)
+        self._poke_bots()
 
     def _refusal_for(self, peer: Peer, resume: bool = False) -> RuleError | None:
         """Why a new connection may not come in (the room's caps), or None. A tab coming back
@@ -376,6 +423,12 @@ class Room:
                 raise RuleError("room.not_in", "You are not in this room.")
             if isinstance(message, Check):
                 check_move(self.model, peer.player, message.action, self.clock())
+                peer.send(Ack(message.id))
+                self._observe(item, None)
+                return None
+            if isinstance(message, React):  # passed on to everyone here, never logged
+                check_reaction(self.model, peer.player, message.kind)
+                self.fanout.send_all(Reaction(peer.player, message.kind))
                 peer.send(Ack(message.id))
                 self._observe(item, None)
                 return None

@@ -44,6 +44,13 @@ class Seat:
     stand_in: str | None = None
     # The language of the words a bot says for this seat (Pitacor clues).
     bot_language: str = "en"
+    # The games this player has played: as their browser said when they joined, and every
+    # game of a match they played to its end here.
+    played: list[str] = field(default_factory=list)
+
+    def new_to(self, game: str) -> bool:
+        """A first-timer of ``game`` (a computer player never is)."""
+        return self.bot is None and game not in self.played
 
     @property
     def played_by_bot(self) -> str | None:

@@ -34,6 +34,7 @@ from .guard import Guard
 from .held import Held
 from .metrics import Metrics
 from .outlet import Outlet
+from .screens import ScreenPeer
 
 log = logging.getLogger("tertulia.session")
 
@@ -55,6 +56,7 @@ _ROOM_MESSAGES = (
     p.EndStandIn,
     p.Check,
     p.Chat,
+    p.React,
     p.SetNickname,
     p.LeaveRoom,
     p.ChooseGame,
@@ -90,12 +92,14 @@ class Session:
         self.player = ""
         self.room: Room | None = None
         self.held: Held | None = None  # its room messages, while that room moves (cluster)
+        self.screen: ScreenPeer | None = None  # it shows a room as a shared screen
         self.outlet = outlet
         self.requests = TokenBucket(capacity=MESSAGE_BURST, rate=MESSAGES_PER_SECOND)
         self.strikes = TokenBucket(capacity=FLOOD_STRIKES, rate=1)  # frames dropped
         self.slowed_down = False  # told rate.limited since the last frame let through
         self.flooding = False
         self.chat_bucket = TokenBucket(capacity=5, rate=0.5)  # chat lines
+        self.reaction_bucket = TokenBucket(capacity=5, rate=1)  # quick reactions
 
     # ------------------------------------------------------------------ Peer
 
@@ -139,8 +143,13 @@ class Session:
         if not self.player:
             raise RuleError("session.hello_first", "Say hello first.")
         if isinstance(message, _ROOM_MESSAGES):
+            if self.screen is not None:
+                self._as_screen(message)
+                return
             if isinstance(message, p.Chat) and not self.chat_bucket.take():
                 raise RuleError("chat.too_fast", "Slow down a little.")
+            if isinstance(message, p.React) and not self.reaction_bucket.take():
+                raise RuleError("reaction.too_fast", "Slow down a little.")
             if self.held is not None:  # the room is on its way to another node
                 self.held.hold(message)
                 return
@@ -159,10 +168,14 @@ class Session:
             room = await self.manager.create(
                 message.game, message.public, opened_by=(by_address, by_player)
             )
-            await self._enter(room, message.nickname, message.id)
+            await self._enter(room, message.nickname, message.id, played=message.played)
         elif isinstance(message, p.JoinRoom):
-            room = await self._room_to_join(message)
-            await self._enter(room, message.nickname, message.id, resume=message.resume)
+            room = await self._room_to_join(message.code, message.resume)
+            await self._enter(
+                room, message.nickname, message.id, resume=message.resume, played=message.played
+            )
+        elif isinstance(message, p.OpenScreen):
+            await self._open_screen(message)
         elif isinstance(message, p.ListRooms):
             recent = await self.manager.recent_matches()
             self.send(p.RoomList(self.manager.public_rooms(), recent))
@@ -183,12 +196,12 @@ class Session:
         self.send(p.Welcome(player=player, token=token, now=time.time(), room=room))
         self.send(p.Ack(message.id))
 
-    async def _room_to_join(self, message: p.JoinRoom) -> Room:
+    async def _room_to_join(self, given_code: str, resume: bool) -> Room:
         """The live room ``join_room`` names, or a refusal. Looking up a room where one has no
         seat is limited per address (misses cost; once they run out every lookup is refused,
         so a hit and a miss look alike), and a ``resume`` — only ever back into one's own seat —
         answers a room without your seat exactly as a room that does not exist."""
-        code = normalize_code(message.code)
+        code = normalize_code(given_code)
         room = await self.manager.find(code) if code is not None else None
         if room is not None and room.has_seat(self.player):
             return room  # one's own seat: nothing to learn, nothing to limit
@@ -196,19 +209,58 @@ class Session:
             raise RuleError(
                 "rate.room_codes", "Too many room codes tried; wait a minute and try again."
             )
-        if room is not None and (not message.resume or room.has_seat(self.player) is None):
+        if room is not None and (not resume or room.has_seat(self.player) is None):
             return room  # (None: a room of another node, whose owner knows the seats)
         self.guard.code_missed(self.address)
-        if message.resume:
-            raise RuleError("room.no_seat", NO_SEAT, code=message.code)
-        raise RuleError("room.unknown", "There is no room with that code.", code=message.code)
+        if resume:
+            raise RuleError("room.no_seat", NO_SEAT, code=given_code)
+        raise RuleError("room.unknown", "There is no room with that code.", code=given_code)
+
+    # ------------------------------------------------------------------ a shared screen
+
+    async def _open_screen(self, message: p.OpenScreen) -> None:
+        """Show a room on this connection as a shared screen (``screens.py``). Looking up its
+        code costs what a join's does; a connection in a room leaves it for the screen."""
+        room = await self._room_to_join(message.code, resume=False)
+        if self.screen is not None:  # (one room per screen: the last one asked)
+            self._close_screen()
+        screen = ScreenPeer(self, self._screen_moved)
+        room = await self._attach(room, "", message.id, resume=False, peer=screen)
+        screen.room, self.screen = room, screen
+        previous, self.room = self.room, None
+        if previous is not None:
+            previous.detach(self)
+
+    def _as_screen(self, message: p.ClientMessage) -> None:
+        """A screen only shows: it may ask for its whole picture again, nothing else."""
+        assert self.screen is not None
+        if not isinstance(message, p.Sync):
+            raise RuleError("screen.read_only", "A shared screen only shows the room.")
+        self.screen.room.submit(self.screen, message)
+
+    def _screen_moved(self, code: str) -> None:
+        """The screen's room moved to another node: the page comes back and opens it there."""
+        self._close_screen()
+        self.outlet.close(SERVICE_RESTART)
+
+    def _close_screen(self) -> None:
+        if self.screen is not None and self.screen.room is not None:
+            self.screen.room.detach(self.screen)
+        self.screen = None
 
     async def _enter(
-        self, room: Room, nickname: str, msg_id: int | None, resume: bool = False
+        self,
+        room: Room,
+        nickname: str,
+        msg_id: int | None,
+        resume: bool = False,
+        played: list[str] | None = None,
     ) -> None:
         """Move this connection to ``room`` (the seat in the previous room stays). A refusal
-        leaves it where it was: it only leaves the previous room once the new one took it."""
-        room = await self._attach(room, nickname, msg_id, resume)
+        leaves it where it was: it only leaves the previous room once the new one took it.
+        ``played``: the games its browser has played (for a first-timer's seat)."""
+        room = await self._attach(room, nickname, msg_id, resume, played=played)
+        self._close_screen()  # (a screen that joins a room is a screen no more)
         previous, self.room = self.room, room
         if self.held is not None:  # it stops following the room it was in (room_moves)
             self.held.refuse()
@@ -265,17 +317,28 @@ class Session:
             room.submit(self, message)
 
     async def _attach(
-        self, room: Room, nickname: str, msg_id: int | None, resume: bool
+        self,
+        room: Room,
+        nickname: str,
+        msg_id: int | None,
+        resume: bool,
+        peer: ScreenPeer | None = None,
+        played: list[str] | None = None,
     ) -> Room:
-        """Seat this connection in ``room``; returns the room it is in (in cluster mode, the
-        owner may die or hand the room on while we ask, or still be loading a room it has just
-        taken over: then it is asked again, with growing pauses, wherever the room is owned
-        now)."""
+        """Seat this connection in ``room`` (or, given a screen's ``peer``, show it there);
+        returns the room it is in (in cluster mode, the owner may die or hand the room on
+        while we ask, or still be loading a room it has just taken over: then it is asked
+        again, with growing pauses, wherever the room is owned now)."""
         loop = asyncio.get_running_loop()
         give_up_at, pause = loop.time() + ATTACH_TRIES_SECONDS, 0.05
         while True:
             try:
-                await room.attach(self, nickname, msg_id, resume=resume)
+                if peer is not None:
+                    await room.attach(peer, nickname, msg_id, screen=True)
+                else:
+                    await room.attach(
+                        self, nickname, msg_id, resume=resume, played=tuple(played or ())
+                    )
                 return room
             except RuleError as error:
                 if error.code != "room.moved" or loop.time() > give_up_at:
@@ -313,6 +376,7 @@ class Session:
         if self.held is not None:  # nobody to answer, and nothing to follow any more
             self.held.take()
             self.held = None
+        self._close_screen()
         if self.room is not None:
             self.room.detach(self)
             self.room = None

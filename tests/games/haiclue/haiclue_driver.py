@@ -27,9 +27,12 @@ NAMES = [
 
 
 class Match:
-    def __init__(self, count: int = 4, seed: int = 3, **settings: Any) -> None:
+    def __init__(
+        self, count: int = 4, seed: int = 3, new: tuple[str, ...] = (), **settings: Any
+    ) -> None:
+        """``new``: the seats new to Haiclue (the room's ``Player.new``)."""
         self.settings = Settings(**settings)
-        self.players = [Player(f"p{i + 1}", NAMES[i]) for i in range(count)]
+        self.players = [Player(f"p{i + 1}", NAMES[i], f"p{i + 1}" in new) for i in range(count)]
         self.seed = seed
         self.now = 1000.0
         self.state: State = rules.start(self.settings, self.players, seed, self.now)

@@ -302,3 +302,15 @@ def test_acting_out_of_phase():
     _refused(match, "p1", Guess(Colour.RED), "action.wrong_phase")
     _refused(match, "p1", Ready(), "action.wrong_phase")
     _refused(match, "stranger", SubmitClue(["a", "b"]), "action.not_a_player")
+
+
+def test_a_first_timers_clue_is_never_the_first_read_in_the_first_round():
+    """ "a first-timer is never the first clue giver": their clue is not the first one read
+    in round 1 (``Player.new``, from the room); from round 2 anyone's may be."""
+    firsts = set()
+    for seed in range(40):
+        match = Match(4, seed=seed, new=("p2",))
+        match.everyone_clues()
+        assert match.phase is Phase.GUESS
+        firsts.add(match.state.reading_order[0])
+    assert "p2" not in firsts and len(firsts) == 3

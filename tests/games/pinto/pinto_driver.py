@@ -29,9 +29,17 @@ DOODLE = [Stroke("#1d1d1f", 5, [100, 100, 500, 500, 900, 100])]
 
 
 class Match:
-    def __init__(self, count: int = 4, seed: int = 1, host: str = "p1", **settings: Any):
+    def __init__(
+        self,
+        count: int = 4,
+        seed: int = 1,
+        host: str = "p1",
+        new: tuple[str, ...] = (),
+        **settings: Any,
+    ):
+        """``new``: the seats new to Pintó (the room's ``Player.new``)."""
         self.settings = Settings(**settings)
-        self.players = [Player(f"p{i + 1}", NAMES[i]) for i in range(count)]
+        self.players = [Player(f"p{i + 1}", NAMES[i], f"p{i + 1}" in new) for i in range(count)]
         self.seed = seed
         self.now = 100.0
         self.state: State = rules.start(self.settings, self.players, seed, self.now)

@@ -10,7 +10,7 @@ from tertulia.games import base
 from tertulia.games.base import Player, RuleError
 from tertulia.games.pinto import rules
 from tertulia.games.pinto.drawing import Stroke
-from tertulia.games.pinto.settings import Language, Matching, Settings
+from tertulia.games.pinto.settings import FirstArtist, Language, Matching, Settings
 from tertulia.games.pinto.state import (
     ConfirmMarks,
     FlagDrawing,
@@ -438,3 +438,19 @@ def test_a_replayed_title_is_not_judged_for_profanity_again():
     assert refused.value.code == "title.profanity"
     replayed, _ = rules.apply(state, "p1", SetTitle("cat_shit"), 100.0, judge_text=False)
     assert view(replayed, "p1")["my_title"] == "cat_shit"
+
+
+def _first_artist(seed: int, new: tuple[str, ...], first: FirstArtist) -> str:
+    match = Match(4, seed=seed, new=new, first_artist=first)
+    match.create({seat: f"thing {seat}" for seat in match.ids}, {})
+    assert match.phase is Phase.JUDGE
+    return match.state.artists[0]
+
+
+def test_a_first_timer_is_never_the_first_artist_judged_in_the_first_round():
+    """ "a first-timer is never the first … artist" (``Player.new``, from the room): at
+    random among the others, or the first in the host's order who is not new."""
+    random = {_first_artist(seed, ("p1", "p4"), FirstArtist.RANDOM) for seed in range(40)}
+    assert random == {"p2", "p3"}
+    assert _first_artist(0, ("p1",), FirstArtist.FIRST_SEAT) == "p2"
+    assert _first_artist(0, (), FirstArtist.FIRST_SEAT) == "p1"

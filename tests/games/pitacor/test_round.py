@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pitacor_driver import Match, players
 
-from tertulia.games.base import RuleError
+from tertulia.games.base import Player, RuleError
 from tertulia.games.pitacor import rules
 from tertulia.games.pitacor.settings import GuessMode, MarkerVisibility, Settings
 from tertulia.games.pitacor.state import Confirm, GiveClue, Phase, SelectCell
@@ -335,3 +335,20 @@ def test_a_replayed_clue_is_not_judged_by_the_word_lists_again():
     with pytest.raises(RuleError) as refused:
         rules.apply(match.state, match.giver, GiveClue("K25"), match.now, judge_text=False)
     assert refused.value.code == "clue.coordinate"
+
+
+def test_a_first_timer_is_never_the_first_clue_giver():
+    """ "A first-timer is taught before their first round and never starts as giver" (UI.md):
+    the room marks who is new to Pitacor (``Player.new``); anyone else may start, at random."""
+
+    def players(new: set[int]) -> list[Player]:
+        return [Player(f"p{i}", f"P{i}", new=i in new) for i in range(4)]
+
+    def giver(new: set[int], seed: int, **version) -> str:
+        return rules.start(Settings(), players(new), seed, 0.0, **version).round.giver
+
+    assert {giver({0, 2}, seed) for seed in range(40)} == {"p1", "p3"}
+    everyone_new = {giver({0, 1, 2, 3}, seed) for seed in range(40)}
+    assert everyone_new == {"p0", "p1", "p2", "p3"}  # then anyone may
+    for seed in range(40):  # a match logged before (VERSION 0) deals as it was dealt
+        assert giver({0}, seed, version=0) == giver(set(), seed)

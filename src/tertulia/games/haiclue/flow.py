@@ -43,7 +43,10 @@ def begin_reading(state: State, now: float, events: list[Event]) -> None:
     take_drafts(state, events)
     authors = [p.id for p in state.players if p.id in state.clues and not p.left]
     if authors:
-        first = state.rng.below(len(authors))
+        # The first clue read is never a first-timer's in the first round: they see how it
+        # goes once before theirs is read (``base.first_turn``).
+        newcomers = state.newcomers if state.round == 1 else ()
+        first = base.first_turn(authors, newcomers, state.rng)
         authors = authors[first:] + authors[:first]
     state.reading_order = authors
     state.reading_index = -1

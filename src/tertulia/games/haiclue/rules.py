@@ -78,7 +78,8 @@ __all__ = [  # what views, the room and the tests use from here
 # The version of how a match starts (games/base.py, ``VERSION``): the room logs it with the
 # start, so a change here applies to new matches only and old logs deal as they did.
 CONNECTORS_NOT_TARGETS = 1  # from 1, connector tiles are never drawn as target words
-VERSION = CONNECTORS_NOT_TARGETS
+NEWCOMERS_WATCH_FIRST = 2  # from 2, a first-timer's clue is not the first read in round 1
+VERSION = NEWCOMERS_WATCH_FIRST
 
 PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
     Phase.BUILD: frozenset({SubmitClue}),
@@ -125,6 +126,7 @@ def start(
         racks=racks,
         total_rounds=2 * per_stack,
         version=version,
+        newcomers=[p.id for p in players if p.new] if version >= NEWCOMERS_WATCH_FIRST else [],
     )
     begin_round(state, now, [])
     return state

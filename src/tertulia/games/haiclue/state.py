@@ -114,6 +114,7 @@ class State(msgspec.Struct):
     # match's recap shows what each clue pointed at, and a black round's tiles are discarded.
     round_targets: list[list[int]] = []
     team_score: int = 0  # two players: "you score as a team"
+    newcomers: list[str] = []  # new to Haiclue: their clue is not the first read in round 1
     clock: Clock = Clock.NONE
     deadline: float | None = None
     end_reason: str = ""

@@ -85,8 +85,12 @@ def begin_judging(state: State, now: float, events: list[Event]) -> None:
             keep_mark(work.marks, artist, work.draft_marks.get(artist))
         work.drafts, work.draft_marks = {}, {}
     order = [p for p in state.round_players if state.works[p].drawing is not None]
-    if order and state.settings.first_artist is FirstArtist.RANDOM:
-        first = state.rng.below(len(order))
+    if order:
+        # The first artist is never a first-timer in the first round (``base.first_turn``):
+        # at random, or the first in the host's order who is not new.
+        random = state.settings.first_artist is FirstArtist.RANDOM
+        newcomers = state.newcomers if state.round == 1 else ()
+        first = base.first_turn(order, newcomers, state.rng if random else None)
         order = order[first:] + order[:first]
     state.phase = Phase.JUDGE
     state.artists = order

@@ -63,6 +63,7 @@ __all__ = [  # what views, the room and the tests use from here
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
+    "VERSION",
     "apply",
     "current",
     "deadline",
@@ -85,9 +86,22 @@ PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
 }
 
 
+# The version of how a match starts (games/base.py, ``VERSION``): the room logs it with the
+# start, so a change here applies to new matches only and old logs deal as they did.
+NEWCOMERS_WATCH_FIRST = 1  # from 1, a first-timer is not the first artist judged in round 1
+VERSION = NEWCOMERS_WATCH_FIRST
+
+
 def start(
-    settings: Settings, players: list[Player], seed: int, now: float, *, public: bool = False
+    settings: Settings,
+    players: list[Player],
+    seed: int,
+    now: float,
+    *,
+    public: bool = False,
+    version: int = VERSION,
 ) -> State:
+    """``version``: the room's logged one, so an old log deals as it did."""
     base.require_players(len(players), "Pintó", MIN_PLAYERS, MAX_PLAYERS)
     rng = Rng.from_seed(seed)
     state = State(
@@ -98,6 +112,7 @@ def start(
         category="",
         category_forms=[],
         public=public,
+        newcomers=[p.id for p in players if p.new] if version >= NEWCOMERS_WATCH_FIRST else [],
     )
     begin_round(state, now, [])
     return state

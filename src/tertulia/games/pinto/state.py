@@ -201,3 +201,4 @@ class State(msgspec.Struct):
     deadline: float | None = None
     end_reason: str = ""
     outcome: Outcome | None = None
+    newcomers: list[str] = []  # new to Pintó: not the first artist judged in round 1

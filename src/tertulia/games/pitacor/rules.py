@@ -81,6 +81,7 @@ __all__ = [  # what tests, views and the room use from here
     "MIN_CANDIDATE_DISTANCE",
     "MIN_PLAYERS",
     "NAME",
+    "VERSION",
     "apply",
     "board_of",
     "current_turn",
@@ -116,10 +117,25 @@ GIVER_CANNOT_GUESS = "marker.giver_cannot_guess"
 NOT_PLAYING_YET = "marker.not_playing_yet"  # joined mid-round: "you play from the next round"
 
 
+# The version of how a match starts (games/base.py, ``VERSION``): the room logs it with the
+# start, so a change here applies to new matches only and old logs deal as they did.
+NEWCOMERS_WATCH_FIRST = 1  # from 1, a first-timer is never the first clue giver
+VERSION = NEWCOMERS_WATCH_FIRST
+
+
 def start(
-    settings: Settings, players: list[Player], seed: int, now: float, *, public: bool = False
+    settings: Settings,
+    players: list[Player],
+    seed: int,
+    now: float,
+    *,
+    public: bool = False,
+    version: int = VERSION,
 ) -> State:
-    """A new match; ``players`` in lobby order. "starting with a random player" """
+    """A new match; ``players`` in lobby order. "starting with a random player" — from
+    ``NEWCOMERS_WATCH_FIRST`` never one new to the game when someone else can start
+    (``base.first_turn``). ``version``: the room's logged one, so an old log deals as it
+    did."""
     base.require_players(len(players), "Pitacor", MIN_PLAYERS, MAX_PLAYERS)
     if len({p.id for p in players}) != len(players):
         raise ValueError("expected distinct player ids")
@@ -128,7 +144,8 @@ def start(
         settings = msgspec.structs.replace(settings, ban_profanity=True)
     rng = Rng.from_seed(seed)
     members = [Member(p.id, p.nickname) for p in players]
-    first = rng.below(len(members))
+    newcomers = {p.id for p in players if p.new} if version >= NEWCOMERS_WATCH_FIRST else set()
+    first = base.first_turn([m.id for m in members], newcomers, rng)
     line = [m.id for m in members[first:] + members[:first]]
     placeholder = Round(number=0, giver=line[0], candidates=[], guessers=[])
     state = State(settings, public, rng, members, line, 0, Phase.CHOOSE, placeholder)
