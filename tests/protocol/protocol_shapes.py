@@ -16,7 +16,7 @@ from typing import Any
 import doc_contract as doc
 
 ANSWERS = ("ack", "error")
-PUSHES = ("welcome", "room", "patch", "chat", "rooms", "notice")
+PUSHES = ("welcome", "room", "patch", "chat", "rooms", "notice", "reaction")
 CODE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
 STATUSES = ("lobby", "playing", "ended")
 
@@ -73,6 +73,11 @@ def _error(found: list[str], frame: dict[str, Any]) -> None:
 
 def _notice(found: list[str], frame: dict[str, Any]) -> None:
     _coded(found, "notice", frame)
+
+
+def _reaction(found: list[str], frame: dict[str, Any]) -> None:
+    _is(found, "reaction.player", frame.get("player"), str)
+    _is(found, "reaction.kind", frame.get("kind"), str)
 
 
 def _coded(found: list[str], where: str, frame: dict[str, Any]) -> None:
@@ -200,6 +205,7 @@ _CHECKS = {
     "ack": _ack,
     "error": _error,
     "notice": _notice,
+    "reaction": _reaction,
     "chat": _chat,
     "rooms": _rooms,
     "room": _room,

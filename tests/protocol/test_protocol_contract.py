@@ -50,6 +50,7 @@ UNREACHABLE = {
     "room.not_a_player": "the page: hosting passed by the room itself, never to a spectator",
     "room.already_seated": "the page: the room's own decision to seat a spectator",
     "bot.not_playing": "the page: a computer player's stale move, dropped unanswered",
+    "screen.seated": "the page: a screen's name is one no seat has",
 }
 
 # What a test may say it covers beyond the page's message types and codes: rules of the
