@@ -45,3 +45,19 @@ def test_a_match_played_to_its_end_makes_everyone_in_it_no_longer_new():
         model.fold(room, model.Left(at=4, player=player))
     assert room.status is model.Status.ENDED
     assert not room.seat("ana").new_to("pitacor")
+
+
+def test_a_public_rooms_line_says_whether_a_stranger_plays_or_watches():
+    """ "Words on buttons say what happens": a room already playing offers "Watch" (and
+    "Join next round" where the game allows), not "Join"."""
+    from tertulia.rooms.views import summary
+
+    room = _room({"ana": [], "bo": [], "cy": []})
+    assert summary(room, 3)["joining"] == "play"
+    model.fold(room, model.MatchStarted(at=3, by="ana", seed=1, version=1))
+    assert summary(room, 3)["joining"] == "next_round"  # Pitacor: "you play from the next round"
+    haiclue = model.new_room("HAIC", True, "haiclue", GAMES)
+    for name in ("ana", "bo", "cy"):
+        model.fold(haiclue, model.Joined(at=1, player=name, nickname=name.title()))
+    model.fold(haiclue, model.MatchStarted(at=3, by="ana", seed=1, version=2))
+    assert summary(haiclue, 3)["joining"] == "watch"  # tiles are dealt at the start

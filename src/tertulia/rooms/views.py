@@ -12,7 +12,7 @@ import msgspec
 from ..games.base import Outcome, decode_action
 from ..store import FinishedMatch
 from .bot_members import BOT_ID_PREFIX, has_bots
-from .model import RoomModel
+from .model import RoomModel, Status
 
 T = TypeVar("T")
 
@@ -122,7 +122,22 @@ def summary(room: RoomModel, online: int) -> dict[str, Any]:
         "max_players": room.game.MAX_PLAYERS,
         "online": online,
         "host": next((s.nickname for s in room.seats if s.player == room.host), None),
+        "joining": joining(room),
     }
+
+
+def joining(room: RoomModel) -> str:
+    """What a stranger who comes in now does, for the list's button ("Words on buttons say
+    what happens"): ``play`` (a seat in the lobby, or at the podium for the rematch),
+    ``next_round`` (the game seats latecomers from its next round and has room) or
+    ``watch`` (a spectator until the next match)."""
+    if room.status is not Status.PLAYING:
+        full = len(room.players()) >= room.game.MAX_PLAYERS
+        return "watch" if full and room.status is Status.LOBBY else "play"
+    latecomers = game_part(room.game, "LATECOMERS_PLAY")
+    if latecomers and len(room.players()) < room.game.MAX_PLAYERS:
+        return "next_round"
+    return "watch"
 
 
 def finished_match(room: RoomModel, outcome: Outcome, at: float) -> FinishedMatch:

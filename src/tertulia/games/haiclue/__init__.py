@@ -32,8 +32,14 @@ ERRORS = (
     "seat.no_joining",
 )
 
+# Whether a newcomer plays in a running match (from its next round) or watches:
+# tiles are dealt at the start, so
+# latecomers watch.
+LATECOMERS_PLAY = False
+
 __all__ = [
     "ERRORS",
+    "LATECOMERS_PLAY",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",

@@ -60,8 +60,13 @@ def warm_up(settings: Settings) -> None:
     judging.warm_up(settings.language.value)
 
 
+# Whether a newcomer plays in a running match (from its next round) or watches:
+# a newcomer plays from the next round.
+LATECOMERS_PLAY = True
+
 __all__ = [
     "ERRORS",
+    "LATECOMERS_PLAY",
     "MAX_FRAME_BYTES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",

@@ -47,8 +47,14 @@ ERRORS = (
     "marker.not_playing_yet",
 )
 
+# Whether a newcomer plays in a running match (from its next round) or watches:
+# "You can join while a match is running: you play from the next
+# round".
+LATECOMERS_PLAY = True
+
 __all__ = [
     "ERRORS",
+    "LATECOMERS_PLAY",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
