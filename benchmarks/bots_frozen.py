@@ -24,12 +24,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from tertulia.bots import colours, meaning
-from tertulia.bots import haiclue as haiclue_bot
-from tertulia.bots import pitacor as pitacor_bot
 from tertulia.bots.base import Level
 from tertulia.games import pitacor
+from tertulia.games.haiclue import bot as haiclue_bot
+from tertulia.games.pitacor import bot as pitacor_bot
+from tertulia.games.pitacor.bot import colours
 from tertulia.games.pitacor.scoring import guesser_points
+from tertulia.text import meaning
 
 FROZEN = Path(__file__).resolve().parents[1] / "tests" / "bots" / "data" / "frozen"
 COLOURS = ["red", "yellow", "green", "blue"]

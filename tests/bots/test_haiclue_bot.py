@@ -6,9 +6,9 @@ import random
 
 from bot_helpers import needs_model, players
 
-from tertulia.bots import haiclue as bot
 from tertulia.bots.base import Level
 from tertulia.games import haiclue
+from tertulia.games.haiclue import bot
 
 
 def _view(rack: list[str], targets: list[str], card: str, to_do: str = "build_clue") -> dict:

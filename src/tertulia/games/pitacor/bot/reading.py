@@ -6,7 +6,7 @@ the rest ("dark cherry" is cherry, darker). A clue the lexicon does not know ("g
 "tangerina madura") goes to the sentence encoder, which finds the lexicon names nearest in
 meaning, in any of the four languages: the reading is then several colours, each weighted by
 how near its name is, and the guesser puts its marker where the expected points are highest
-(``pitacor_aim``). Without the encoder, a clue with no known word has no colour (the bot then
+(``aiming``). Without the encoder, a clue with no known word has no colour (the bot then
 guesses the middle of the board).
 
 Giver and guessers read clues the same way, so a giver bot can predict where guesser bots
@@ -18,7 +18,9 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
-from . import colours, meaning
+from tertulia.text import meaning
+
+from . import colours
 from .colours import Lab
 
 # A clue the lexicon does not know: the encoder's NEIGHBOURS nearest lexicon names, each

@@ -26,8 +26,8 @@ import math
 import random
 from typing import Any
 
-from . import meaning
-from .base import Level
+from tertulia.games.base import Level
+from tertulia.text import meaning
 
 MAX_TILES = 3  # longer rows blur: each extra tile pulls the clue towards its own meaning
 RERANK = 8  # rows encoded as written after the quick score

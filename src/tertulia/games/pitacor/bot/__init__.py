@@ -6,7 +6,7 @@ gives that word as the first clue — checked by the game's own clue checker, wi
 on, so it is accepted whatever the host chose — and after the first markers either passes
 (the markers are already on or next to the target: the pass doubles the giver's points) or
 gives a second clue of one or two words that lands nearer. Guesser: reads the latest clue
-into a colour (``pitacor_reading``), takes the board cell of that colour, or the nearest free
+into a colour (``reading``), takes the board cell of that colour, or the nearest free
 one ("One cell, one marker"), selects it and confirms.
 
 Levels: "good" plays the best it sees; "beginner" pictures colours less precisely (noise in
@@ -20,12 +20,13 @@ import random
 from functools import lru_cache
 from typing import Any
 
+from tertulia.games.base import Level
 from tertulia.games.pitacor import clues
 
-from . import colours, pitacor_aim
-from .base import Level
+from . import aiming as pitacor_aim
+from . import colours
 from .colours import BoardColours, Lab
-from .pitacor_reading import Reading, clue_colour, read
+from .reading import Reading, clue_colour, read
 
 # Beginner mistakes: how blurred its colours are (OKLab units; a board step is ~0.04 in
 # lightness and ~0.03 in hue at mid chroma), and how often it settles for less.
@@ -240,7 +241,7 @@ def aim(
     """The ``count`` free cells a guesser would put its marker on for ``clue``, best first.
     A clue read in the lexicon is one colour: its nearest free cell. A clue read by the
     encoder is several likely colours: the free cells of highest expected points
-    (``pitacor_aim``). Nothing readable: the middle of the board, the least far from all."""
+    (``aiming``). Nothing readable: the middle of the board, the least far from all."""
     reading = read(clue) if clue is not None else None
     if reading is None:
         wanted = (board.rows // 2) * board.cols + board.cols // 2
