@@ -10,6 +10,7 @@ sets nobody tuned on, written before the bots changed, with colours from the xkc
 
     .venv/bin/python benchmarks/bots_frozen.py            # a minute or two
     .venv/bin/python benchmarks/bots_frozen.py --misses   # and every miss
+    .venv/bin/python benchmarks/bots_frozen.py --givers   # and the givers, judged twice
 
 Results are recorded in benchmarks/README.md ("Bots on the frozen sets").
 """
@@ -107,6 +108,7 @@ def pitacor_guessers(show_misses: bool) -> None:
             points = sum(scores) / seeds
             parts[lang].append(points)
             parts["one word" if " " not in clue else "two words"].append(points)
+            parts[f"read by {_source(clue)}"].append(points)
             parts["exact"].append(sum(s == 3 for s in scores) / seeds)
             parts["any"].append(sum(s > 0 for s in scores) / seeds)
             if points == 0 and seeds == 1:
@@ -115,7 +117,8 @@ def pitacor_guessers(show_misses: bool) -> None:
         every = parts["exact"]
         mean = sum(sum(parts[lang]) for lang in ("en", "pt-BR", "es", "pl")) / len(every)
         print(f"  {level.value:9} {mean:5.2f} points  ({1e3 * cpu:.1f} ms/marker)")
-        for name in ("en", "pt-BR", "es", "pl", "one word", "two words"):
+        sources = sorted(k for k in parts if k.startswith("read by"))
+        for name in ("en", "pt-BR", "es", "pl", "one word", "two words", *sources):
             ps = parts[name]
             print(f"    {name:10} {sum(ps) / len(ps):5.2f}  ({len(ps)})")
         for name in ("exact", "any"):
@@ -124,9 +127,31 @@ def pitacor_guessers(show_misses: bool) -> None:
             print("    no points: " + "; ".join(misses))
 
 
+def _source(clue: str) -> str:
+    """Where the guesser's colour for ``clue`` comes from: our lexicon (with modifiers), the
+    colour-naming data set, or the encoder's reading."""
+    words = clue.split()
+    if len(words) > 1 and _named(clue) is not None:
+        return "data"
+    if all(colours.lookup(w) or (len(words) > 1 and colours.modifier(w)) for w in words):
+        return "lexicon"
+    if all(colours.lookup(w) or _named(w) is not None or colours.modifier(w) for w in words):
+        return "data"
+    return "encoder"
+
+
+def _named(text: str) -> Any:
+    try:
+        from tertulia.games.pitacor.bot.named import named
+    except ImportError:  # the bots before issue 32 had no colour-naming data set
+        return None
+    return named(text)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--misses", action="store_true", help="print every miss of 'good'")
+    parser.add_argument("--givers", action="store_true", help="and the givers, two judges")
     args = parser.parse_args()
     if not meaning.available():
         print("needs the model: make venv")
@@ -134,6 +159,11 @@ def main() -> int:
     started = time.perf_counter()
     haiclue_guessers(args.misses)
     pitacor_guessers(args.misses)
+    if args.givers:
+        import bots_givers
+
+        bots_givers.haiclue_givers()
+        bots_givers.pitacor_givers()
     print(f"\n{time.perf_counter() - started:.0f} s")
     return 0
 

@@ -85,6 +85,11 @@ def build_clue(
     written = [sorted(rows[i], key=lambda tile: -float(tile_scores[tile, card])) for i in best]
     texts = [[rack[t] for t in row] for row in written]
     exact = _margins(meanings.rows_scores(encoder, language, words, texts, exact=True), card)
+    # A clue is for other people, who read it their own way: the row must also be clear read
+    # plainly (the whole row against each word, as written), so a giver cannot win by
+    # speaking only to its own reading.
+    plain = encoder.encode([" ".join(row) for row in texts]) @ encoder.encode(words).T
+    exact = np.minimum(exact, _margins(plain, card))
     order = list(np.argsort(-exact))
     pick = order[0]
     if level is Level.BEGINNER and rng.random() < _BEGINNER_WEAKER:
