@@ -70,3 +70,27 @@ def test_a_red_by_the_seam_is_aimed_at_both_ends() -> None:
 def test_the_guesser_aims_a_data_set_word_at_its_colour(no_model) -> None:
     cell = bot.aim(BOARD, "pewter", Level.GOOD, random.Random(0), set(), None)[0]
     assert BOARD.rings(cell, BOARD.nearest(named.named("pewter"))) == 0
+
+
+def _chroma(lab: colours.Lab) -> float:
+    return (lab[1] ** 2 + lab[2] ** 2) ** 0.5
+
+
+@pytest.mark.parametrize("grey", ["#303030", "#505050", "#808080", "#B0B0B0", "#D8D8D8"])
+def test_a_grey_lands_on_the_least_saturated_cell_of_its_row(grey: str) -> None:
+    """The board has no grey: a grey reading goes where the board is greyest at its
+    lightness, not onto a vivid cell."""
+    cell = bot.cells_for(BOARD, Reading((colours.to_lab(grey),), (1.0,), True), set(), None, 1)[0]
+    row = cell // BOARD.cols
+    chromas = sorted(_chroma(BOARD.labs[row * BOARD.cols + c]) for c in range(BOARD.cols))
+    assert _chroma(BOARD.labs[cell]) == chromas[0]
+
+
+@pytest.mark.parametrize("word", ["pewter", "graphite", "concrete"])
+def test_grey_materials_land_among_the_greyest_cells_of_their_row(word: str, no_model) -> None:
+    cell = bot.aim(BOARD, word, Level.GOOD, random.Random(0), set(), None)[0]
+    row = cell // BOARD.cols
+    chromas = sorted(_chroma(BOARD.labs[row * BOARD.cols + c]) for c in range(BOARD.cols))
+    # Near-greys keep a tint ("graphite" is a little warm), so among the greyest: within
+    # 0.02 of the row's least chroma, where the row's cells span 0.05 to 0.2.
+    assert _chroma(BOARD.labs[cell]) <= chromas[0] + 0.02 < chromas[len(chromas) // 2]
