@@ -31,14 +31,16 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from tertulia.bots import colours, meaning, pitacor_reading
-from tertulia.bots import haiclue as haiclue_bot
-from tertulia.bots import pitacor as pitacor_bot
 from tertulia.bots.base import LANGUAGES, Level
 from tertulia.bots.play import play
 from tertulia.games import base, haiclue, pitacor
+from tertulia.games.haiclue import bot as haiclue_bot
 from tertulia.games.haiclue.settings import Deck
+from tertulia.games.pitacor import bot as pitacor_bot
+from tertulia.games.pitacor.bot import colours
+from tertulia.games.pitacor.bot import reading as pitacor_reading
 from tertulia.games.pitacor.scoring import guesser_points
+from tertulia.text import meaning
 from tertulia.text.normalize import fold
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "bots" / "data"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tertulia.bots import meaning
 from tertulia.games.base import Player
+from tertulia.text import meaning
 
 NAMES = ["Ana", "Bruno", "Carla", "Dario", "Eva", "Filipe"]
 

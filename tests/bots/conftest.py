@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tertulia.bots import meaning
+from tertulia.text import meaning
 
 
 @pytest.fixture

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from bot_helpers import needs_model, players
 
-from tertulia.bots import haiclue as bot
 from tertulia.bots.base import Level
 from tertulia.games import haiclue
+from tertulia.games.haiclue import bot, decks
+from tertulia.games.haiclue.bot import meanings
 
 
 def _view(rack: list[str], targets: list[str], card: str, to_do: str = "build_clue") -> dict:
@@ -107,3 +109,30 @@ def test_the_bots_clue_is_accepted_when_the_host_requires_four_tiles(no_model) -
         haiclue.view(state, "p1"), language="en", level=Level.GOOD, rng=random.Random(0)
     )
     haiclue.apply(state, "p1", haiclue.state.SubmitClue(action["words"]), 1000.0)
+
+
+@pytest.mark.parametrize("language", ["pt-BR", "es", "pl"])
+def test_every_deck_word_has_one_english_gloss(language: str) -> None:
+    """The bot reads a deck through its glosses: a word without one would be read as
+    written only, so a deck change must bring its gloss."""
+    words = {w for t in decks.load(language) for w in (t.white, t.black)}
+    glossed = meanings.glosses(language)
+    assert set(glossed) == words
+    assert all(g and g.strip() == g for g in glossed.values())
+
+
+@needs_model
+def test_a_clue_of_properties_points_at_what_has_them() -> None:
+    """Issue 32: a clue of what the target feels like, does or where it is found beats a
+    target that merely sits near one tile (tuning-set shapes, not the frozen cases)."""
+    view = _view(RACK, ["penguin", "volcano", "library", "honey"], "blue", to_do="guess")
+    view["reading"] = {"author": "p2", "words": ["ice", "swim"]}
+    assert bot.guess(view, Level.GOOD, random.Random(0), "en") == "red"
+    view = _view(RACK, ["sowa", "wulkan", "książka", "miód"], "blue", to_do="guess")
+    view["reading"] = {"author": "p2", "words": ["mądry", "noc"]}
+    assert bot.guess(view, Level.GOOD, random.Random(0), "pl") == "red"
+
+
+def test_the_deck_is_known_from_the_words_whatever_language_is_passed() -> None:
+    assert meanings.deck_language(["sowa", "wulkan", "mądry"], "en") == "pl"
+    assert meanings.deck_language(["owl", "volcano"], "pl") == "en"

@@ -6,7 +6,7 @@ import socket
 
 from bot_helpers import needs_model
 
-from tertulia.bots import meaning
+from tertulia.text import meaning
 
 
 @needs_model

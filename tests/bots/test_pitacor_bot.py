@@ -7,12 +7,11 @@ import random
 import pytest
 from bot_helpers import players
 
-from tertulia.bots import colours
-from tertulia.bots import pitacor as bot
 from tertulia.bots.base import LANGUAGES, Level
-from tertulia.bots.pitacor_reading import clue_colour
 from tertulia.games import base, pitacor
-from tertulia.games.pitacor import clues
+from tertulia.games.pitacor import bot, clues
+from tertulia.games.pitacor.bot import colours
+from tertulia.games.pitacor.bot.reading import clue_colour
 from tertulia.games.pitacor.state import ChooseTarget, Confirm, GiveClue, SelectCell
 
 BOARD = colours.board("classic")

@@ -9,11 +9,12 @@ import random
 import pytest
 from bot_helpers import needs_model
 
-from tertulia.bots import colours, pitacor_aim
-from tertulia.bots import pitacor as bot
 from tertulia.bots.base import Level
-from tertulia.bots.pitacor_reading import NEIGHBOURS, Reading, read
 from tertulia.games import pitacor
+from tertulia.games.pitacor import bot
+from tertulia.games.pitacor.bot import aiming as pitacor_aim
+from tertulia.games.pitacor.bot import colours
+from tertulia.games.pitacor.bot.reading import NEIGHBOURS, Reading, read
 from tertulia.games.pitacor.scoring import guesser_points
 
 BOARD = colours.board("classic")

@@ -14,12 +14,12 @@ import msgspec
 import pytest
 from bot_helpers import players
 
-from tertulia.bots import haiclue as haiclue_bot
-from tertulia.bots import pitacor as pitacor_bot
 from tertulia.bots.base import Level
 from tertulia.bots.play import play
 from tertulia.games import haiclue, pitacor
+from tertulia.games.haiclue import bot as haiclue_bot
 from tertulia.games.haiclue import decks
+from tertulia.games.pitacor import bot as pitacor_bot
 from tertulia.games.pitacor.state import Phase
 
 

@@ -277,8 +277,8 @@ def test_a_leave_that_leaves_too_few_players_ends_the_match(game):
 # the modules of shared tools beside it, so a game imports ``base`` and nothing else.
 SHARED_NAMES = """
     ALREADY_SEATED EARLY_TIMEOUT MATCH_FULL MATCH_OVER NOT_A_PLAYER NOT_YOUR_TURN ROOM_ONLY
-    SYSTEM_ACTIONS TOO_FEW_PLAYERS UNKNOWN_SEAT WRONG_PHASE Action Drop Event Extend Game
-    Handler Host Join Leave M MatchState Outcome P Placing Player Return Rng RuleError Scored
+    SYSTEM_ACTIONS TOO_FEW_PLAYERS UNKNOWN_SEAT WRONG_PHASE Action Bot Drop Event Extend Game
+    Handler Host Join Leave Level M MatchState Outcome P Placing Player Return Rng RuleError Scored
     Seat SeatedPlayer Seating SystemAction T TimedState Timeout apply_with check_and_apply
     clone deadline decode_action extend finish_match first_turn ignore is_here is_playing
     outcome podium rank require_players seat_view set_clock setting settings_schema you

@@ -220,3 +220,51 @@ def test_a_player_who_comes_back_mid_delay_keeps_their_move(level):
         assert ("bo", {"type": "select_cell", "cell": "C3"}) not in room.submitted
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize("level", ["beginner", "good"])
+def test_a_stand_in_plays_at_the_hosts_level_and_the_points_stay_the_players(level):
+    """Issue 32, "in the room": a bot standing in for a dropped player is asked at the level
+    the host chose, for that player's seat, and what it scores is the player's, on top of
+    what they had."""
+
+    async def go():
+        room = LittleRoom(people=("Ana", "Bo"))
+        _member(room, "bo").score = 7  # points Bo made before dropping out
+        room.change(model.Presence(at=4, player="bo", online=False))
+        room.change(model.StandIn(at=5, by="ana", player="bo", level=level, language="en"))
+        _give_clue(room)
+        target = room.model.match.round.target
+        levels: dict[str, str] = {}
+
+        class Recording(Scripted):
+            async def decide(self, game, view, *, language, level, seed):
+                levels[view["you"]["seat"]] = level.value
+                return await super().decide(game, view, language=language, level=level, seed=seed)
+
+        def answer(seat, view, n):
+            if seat != "bo" or view["you"]["to_do"] != "place_marker":
+                return None
+            return (
+                {"type": "confirm"}
+                if view["selection"]
+                else {"type": "select_cell", "cell": target}
+            )
+
+        _drive(room, Recording(answer)).poke()
+        await _settle(room.driver)
+        assert levels["bo"] == level and levels["bot-1"] == "good"
+        assert ("bo", {"type": "select_cell", "cell": target}) in room.submitted
+        free = [c for c in ("A1", "A3") if c != target]
+        for seat, cell in zip(("bot-1", "bot-2"), free, strict=False):
+            for action in ({"type": "select_cell", "cell": cell}, {"type": "confirm"}):
+                room.change(model.GameMove(at=7, seat=seat, action=action))
+        room.change(model.GameMove(at=8, seat="ana", action={"type": "pass_clue"}))
+        assert room.model.match.round.points["bo"] == 3  # the bot's marker, Bo's points
+        assert _member(room, "bo").score == 7 + 3
+
+    asyncio.run(go())
+
+
+def _member(room: LittleRoom, player: str):
+    return next(m for m in room.model.match.members if m.id == player)

@@ -1,8 +1,10 @@
-"""Computer players for Pitacor and Haiclue (Pintó has none: drawing is for people).
+"""Running computer players, for any game that offers one (Pintó has none: drawing is for
+people).
 
-A bot decides from its seat's view alone (``base.py``: the protocol and the worker that runs
-decisions off the event loop); ``pitacor.py`` and ``haiclue.py`` are the two minds, with the
-colour lexicon (``colours.py``, ``data/``), the clue reading (``pitacor_reading.py``) and the
-optional sentence encoder (``meaning.py``) beside them; ``play.py`` plays whole matches
-through a game's pure engine for the tests and ``benchmarks/bots.py``. See docs/games/bots.md.
+A game's bot lives in its folder (``games/<name>/bot/``, the contract in ``games/_bot.py``)
+and decides from its seat's view alone. This package names no game: ``base.py`` finds a
+game's bot by that convention (``bot_for``, ``games``) and runs decisions off the event loop
+(``DecisionRunner``, a worker process); ``play.py`` plays whole matches through a game's pure
+engine for the tests and ``benchmarks/bots.py``. The meaning model bots read words with is
+``text/meaning.py``, below ``games/``. See docs/games/bots.md.
 """

@@ -1,6 +1,8 @@
-"""What a computer player is, and how the room asks one for a move without waiting on it.
+"""How the room asks a game's computer player for a move without waiting on it.
 
-A bot is a pure function of what its seat may see: ``decide(view, language=, level=, rng=)``
+A game offers a bot in its folder (``games/<name>/bot/``, the contract in
+``games/_bot.py``); this module finds it by that convention and names no game. A bot is a
+pure function of what its seat may see: ``decide(view, language=, level=, rng=)``
 gets the seat's view dict — exactly what ``game.view(state, seat)`` sends that seat's
 browser — and returns the action dict a person at that seat would send (``{"type":
 "select_cell", "cell": "H12"}``), or None when the seat has nothing to do now. It never
@@ -15,36 +17,24 @@ a bot's CPU never holds the server's GIL — and the room awaits it.
 from __future__ import annotations
 
 import asyncio
-import enum
+import importlib
+import importlib.util
 import multiprocessing
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Protocol
+from functools import cache
+from typing import Any
+
+from tertulia import games as game_folders
+from tertulia.games.base import Bot, Level
+
+__all__ = ["LANGUAGES", "Bot", "DecisionRunner", "Level", "bot_for", "games", "has_bot"]
 
 # The room's languages; Pitacor clues are free text in the room's language, Haiclue tiles come
 # from the deck of that language.
 LANGUAGES = ("en", "pt-BR", "es", "pl")
-
-# The games that have a computer player (``bot_for``): what the lobby may seat bots in,
-# asked without importing any bot (and its word data).
-GAMES = ("pitacor", "haiclue")
-
-
-class Level(enum.Enum):
-    """How well a bot plays. "beginner makes human-like mistakes"."""
-
-    BEGINNER = "beginner"
-    GOOD = "good"
-
-
-class Bot(Protocol):
-    """A computer player for one game (a module with a ``decide`` function satisfies it)."""
-
-    def __call__(
-        self, view: dict[str, Any], *, language: str, level: Level, rng: random.Random
-    ) -> dict[str, Any] | None: ...
 
 
 def check_language(language: str) -> str:
@@ -53,17 +43,26 @@ def check_language(language: str) -> str:
     return language
 
 
+@cache
+def has_bot(game: str) -> bool:
+    """Whether ``game`` offers a computer player: a ``bot`` in its folder
+    (``games/<name>/bot/``). Found without importing the bot (and its word data)."""
+    module = game_folders.GAMES.get(game)
+    return module is not None and importlib.util.find_spec(f"{module.__name__}.bot") is not None
+
+
+def games() -> tuple[str, ...]:
+    """The games that have a computer player, in the games' list order."""
+    return tuple(name for name in game_folders.GAMES if has_bot(name))
+
+
 def bot_for(game: str) -> Bot:
     """The ``decide`` function of ``game``'s bot; KeyError if the game has none (Pintó:
     drawing is for people)."""
-    # Imported here so that importing the protocol loads no bot (and no word data).
-    if game == "pitacor":
-        from .pitacor import decide
-    elif game == "haiclue":
-        from .haiclue import decide
-    else:
+    if not has_bot(game):
         raise KeyError(f"no computer player for {game!r}")
-    return decide
+    # Imported here, on the first decision, so that the lobby loads no bot (and no word data).
+    return importlib.import_module(f"{game_folders.GAMES[game].__name__}.bot").decide
 
 
 def decide(

@@ -49,6 +49,8 @@ the folder's. Shape of a game package (see ``games/pitacor`` for the first one, 
                                           interpretation's mark; the live room calls it before
                                           logging and folding a move, so replay reuses the
                                           verdict and never asks a judge that may have changed)
+    bot/                          (optional) its computer player: ``bot.decide`` is a
+                                  ``Bot`` (``_bot.py``), which ``bots/`` runs
     blobs(state, seat, known) -> {key: value}
                                          (optional: large unchanging parts of a view, such as
                                           drawings, sent once per connection; build only the
@@ -106,7 +108,9 @@ platform. The tools live beside it in modules by job, gathered here:
 - ``_apply``: the checks every move passes (``apply_with``, ``check_and_apply``, ``extend``);
 - ``_views``: a view's common parts (``seat_view``, ``you``, ``podium``);
 - ``_settings``: the lobby's settings form (``setting``, ``settings_schema``);
-- ``_rng``: ``Rng``, the seeded randomness a state keeps.
+- ``_rng``: ``Rng``, the seeded randomness a state keeps;
+- ``_bot``: a game's computer player (``Bot``, ``Level``), for a game that has one in
+  ``games/<name>/bot/``.
 
 Their names start with ``_`` so that no game folder can have one's name: a folder
 ``games/seating/`` would be imported in place of a module ``games/seating.py`` (a package
@@ -136,6 +140,7 @@ from ._actions import (
     decode_action,
 )
 from ._apply import Handler, T, apply_with, check_and_apply, clone, extend, ignore
+from ._bot import Bot, Level
 from ._errors import (
     ALREADY_SEATED,
     EARLY_TIMEOUT,
@@ -190,6 +195,7 @@ __all__ = [
     "UNKNOWN_SEAT",
     "WRONG_PHASE",
     "Action",
+    "Bot",
     "Drop",
     "Event",
     "Extend",
@@ -198,6 +204,7 @@ __all__ = [
     "Host",
     "Join",
     "Leave",
+    "Level",
     "M",
     "MatchState",
     "Outcome",

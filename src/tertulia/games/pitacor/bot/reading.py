@@ -6,7 +6,7 @@ the rest ("dark cherry" is cherry, darker). A clue the lexicon does not know ("g
 "tangerina madura") goes to the sentence encoder, which finds the lexicon names nearest in
 meaning, in any of the four languages: the reading is then several colours, each weighted by
 how near its name is, and the guesser puts its marker where the expected points are highest
-(``pitacor_aim``). Without the encoder, a clue with no known word has no colour (the bot then
+(``aiming``). Without the encoder, a clue with no known word has no colour (the bot then
 guesses the middle of the board).
 
 Giver and guessers read clues the same way, so a giver bot can predict where guesser bots
@@ -18,7 +18,9 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
-from . import colours, meaning
+from tertulia.text import meaning
+
+from . import colours, named
 from .colours import Lab
 
 # A clue the lexicon does not know: the encoder's NEIGHBOURS nearest lexicon names, each
@@ -56,12 +58,14 @@ def clue_colour(clue: str) -> Lab | None:
 def read(clue: str) -> Reading | None:
     """What ``clue`` pictures, or None if nothing in it can be read."""
     words = clue.split()
+    whole = named.named(clue) if len(words) > 1 else None
+    if whole is not None:  # a colour's own two-word name ("burnt sienna")
+        return Reading((whole,), (1.0,), True)
     shifts = [colours.modifier(w) for w in words] if len(words) > 1 else [None]
     things = [w for w, shift in zip(words, shifts, strict=True) if shift is None]
     if not things:  # only modifiers ("dark pale"): nothing to shift
         return None
-    found = [colours.lookup(w) for w in things]
-    labs = [colours.mean_lab([t.lab for t in f]) for f in found if f]
+    labs = [lab for lab in map(_word_colour, things) if lab is not None]
     reading: Reading | None = None
     if len(labs) < len(things):
         reading = _model_reading(" ".join(things))
@@ -78,6 +82,12 @@ def read(clue: str) -> Reading | None:
         if shift is not None:
             reading = reading._replace(labs=tuple(shift.apply(lab) for lab in reading.labs))
     return reading
+
+
+def _word_colour(word: str) -> Lab | None:
+    """One word's colour: the lexicon's thing, else the colour-naming data set's name."""
+    found = colours.lookup(word)
+    return colours.mean_lab([t.lab for t in found]) if found else named.named(word)
 
 
 def _model_reading(text: str) -> Reading | None:

@@ -1,0 +1,56 @@
+"""Colour names from an openly licensed colour-naming data set, for words our lexicon lacks.
+
+``data/colour_names.tsv`` is the npm package ``color-name-list`` (14.51.0, MIT licence,
+David Aerne and contributors: names gathered from many lists and thousands of people's
+contributions), cut to the names a giver may write — one or two words of letters that the
+clue checker accepts with every ban on — and **without the 479 entries that copy the xkcd
+colour survey's values**, because the frozen test cases take their colours from that survey
+(tests/bots/data/frozen/README.md): a frozen case must be read, not looked up. What is
+left are other people's colours for those names and thousands of others ("burnt copper",
+"gunmetal", "wisteria"), in English.
+
+A clue word the lexicon (``colours.lookup``) does not know is looked up here as written, then
+as an English form of a listed name ("tealish" ← "teal", "rusty" ← "rust", "golden" ←
+"gold"); a two-word clue is looked up whole first ("burnt sienna").
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+
+from tertulia.text.normalize import fold
+
+from .colours import Lab, to_lab
+
+# English forms made from a name, tried in this order: "-ish" and "-y" blends, "-en"
+# materials, plurals.
+_FORMS = (("ish", ""), ("ish", "e"), ("y", ""), ("y", "e"), ("ey", ""), ("en", ""), ("s", ""))
+
+
+@cache
+def table() -> dict[str, Lab]:
+    """Folded name → its colour in OKLab."""
+    text = (files(__package__) / "data" / "colour_names.tsv").read_text("utf-8")
+    found: dict[str, Lab] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, hex_colour = line.split("\t")
+            found.setdefault(fold(name), to_lab(hex_colour))
+    return found
+
+
+def named(text: str) -> Lab | None:
+    """The colour the data set gives ``text`` (a word or a two-word clue), or None."""
+    folded = " ".join(fold(text).split())
+    names = table()
+    if folded in names:
+        return names[folded]
+    if " " in folded:
+        return None
+    for suffix, replacement in _FORMS:
+        if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
+            stem = folded[: -len(suffix)] + replacement
+            if stem in names:
+                return names[stem]
+    return None
