@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from .games.base import RuleError
 from .text.lookalike import BIDI_CONTROLS, strip_bidi_controls
 
 # --------------------------------------------------------------------------- client → server
@@ -209,6 +210,12 @@ class Error(ServerMessage, tag="error"):
     code: str
     message: str
     params: dict[str, Any] = {}
+
+    @classmethod
+    def refusing(cls, msg_id: int | None, error: RuleError) -> Error:
+        """The one way a rule's refusal becomes the client's error (its params included),
+        wherever it is refused: the session, the room, or a node relaying for another."""
+        return cls(msg_id, error.code, error.message, error.params)
 
 
 class Welcome(ServerMessage, tag="welcome"):

@@ -339,7 +339,9 @@ class _Room:
     def __init__(self) -> None:
         self.peers: list[object] = []
 
-    async def attach(self, peer: object, nickname: str, msg_id: int, resume: bool) -> None:
+    async def attach(
+        self, peer: object, nickname: str, msg_id: int, resume: bool, **more: object
+    ) -> None:
         self.peers.append(peer)
 
 

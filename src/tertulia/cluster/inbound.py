@@ -18,10 +18,11 @@ import msgspec
 
 from .. import protocol as p
 from ..games.base import RuleError
+from ..rooms.refusals import outcome_unknown, room_moved
 from ..rooms.room import Room
 from . import wire
 from .bus import Bus
-from .relay import RelayedPeer, RemoteRoom, moved, outcome_unknown
+from .relay import RelayedPeer, RemoteRoom
 
 
 class Inbound:
@@ -78,8 +79,7 @@ class Inbound:
             return  # it was valid on the node that sent it
         if held is None or held[1].closed:
             node = frame.conn.split("/", 1)[0]
-            error = moved()
-            answer = p.Error(message.id, error.code, error.message)
+            answer = p.Error.refusing(message.id, room_moved())
             self.bus.push(node, frame.conn, p.encode(answer), message.id)
             self.bus.send(node, wire.Released(frame.room, [frame.conn], self.bus.node))
             return
@@ -95,7 +95,7 @@ class Inbound:
                 await asyncio.shield(self._takeovers[attach.room])
             room = self.manager.get(attach.room)
         if room is None:
-            error = moved()
+            error = room_moved()
             answer = wire.Attached(
                 attach.conn, attach.room, (error.code, error.message, {}), owner=self.bus.node
             )
@@ -130,8 +130,7 @@ class Inbound:
             return
         session = self.in_doubt.pop((frame.conn, frame.msg_id), None)  # type: ignore[arg-type]
         if session is not None:
-            error = outcome_unknown()
-            session.send(p.Error(frame.msg_id, error.code, error.message))
+            session.send(p.Error.refusing(frame.msg_id, outcome_unknown()))
 
     def _unheard(self, frame: wire.Frame) -> tuple[Any, p.ClientMessage, str] | None:
         """A frame a publish never delivered: its session and message (no longer owed an
@@ -157,8 +156,7 @@ class Inbound:
         if held is not None and held.code == code:
             held.hold(message)
             return
-        error = moved()
-        session.send(p.Error(message.id, error.code, error.message))
+        session.send(p.Error.refusing(message.id, room_moved()))
 
 
 def _from_its_owner(remote: RemoteRoom | None, sender: str) -> bool:

@@ -28,6 +28,7 @@ from typing import Any
 
 from .. import protocol as p
 from ..games.base import RuleError
+from ..rooms.refusals import outcome_unknown, room_moved
 from . import wire
 from .bus import Bus
 
@@ -35,18 +36,6 @@ from .bus import Bus
 # twice its lease: past that, the lease has lapsed or been renewed, and finding the room
 # again asks the lease where it is now, rather than waiting on an answer that may never come).
 ATTACH_TIMEOUT = 10.0
-
-
-def moved() -> RuleError:
-    return RuleError("room.moved", "The room moved to another server; try again.")
-
-
-def outcome_unknown() -> RuleError:
-    return RuleError(
-        "room.outcome_unknown",
-        "The server holding the room stopped before it answered; "
-        "check whether your move counted before you send it again.",
-    )
 
 
 class RelayedPeer:
@@ -143,10 +132,10 @@ class RemoteRoom:
             self._forget(conn)
             # If the owner seats it after all, it takes it out again (messages keep order).
             self._bus.send(self.owner, wire.Detach(conn, self.code))
-            raise moved() from None
+            raise room_moved() from None
         except RuleError:
             self._forget(conn)
-            raise moved() from None
+            raise room_moved() from None
         finally:
             if self._waiting.get(conn) is answer:  # (not a later attach of the same conn)
                 del self._waiting[conn]
@@ -190,12 +179,12 @@ class RemoteRoom:
         self.closed = True
         for waiting in self._waiting.values():
             if not waiting.done():
-                waiting.set_exception(moved())
-        answer = outcome_unknown() if owner_died else moved()
+                waiting.set_exception(room_moved())
+        answer = outcome_unknown() if owner_died else room_moved()
         for conn, session in self.sessions.items():
             for msg_id, heard in sorted(self._awaiting.pop(conn, {}).items()):
                 if heard or not owner_died:
-                    session.send(p.Error(msg_id, answer.code, answer.message))
+                    session.send(p.Error.refusing(msg_id, answer))
                 else:  # not known yet whether the dead owner ever heard it
                     self._in_doubt[(conn, msg_id)] = session
         sessions = list(self.sessions.values())

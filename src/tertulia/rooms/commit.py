@@ -31,6 +31,7 @@ from .model import (
     record_encoder,
     with_verdicts,
 )
+from .refusals import room_moved
 from .replay import SNAPSHOT_EVERY, rebuild, snapshot_of
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ class Commits:
             self.broken = True
             if self._on_fenced is not None:
                 self._on_fenced()
-            raise RuleError("room.moved", "The room moved to another server; try again.") from None
+            raise room_moved() from None
         except Exception:
             log.exception("room %s: append failed; rebuilding from the store", self.code)
             await self.rebuild()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games.base import RuleError
 from ..protocol import ClientMessage, Error
+from .refusals import room_closed
 
 if TYPE_CHECKING:
     from .commit import Change
@@ -101,7 +102,7 @@ class FollowUp:
 
 def refuse(peer: Peer, msg_id: int | None, error: RuleError) -> None:
     """Tell ``peer`` its message ``msg_id`` was refused, and why."""
-    peer.send(Error(msg_id, error.code, error.message, error.params))
+    peer.send(Error.refusing(msg_id, error))
 
 
 def refuse_item(item: Any, error: RuleError) -> None:
@@ -117,10 +118,6 @@ def refuse_item(item: Any, error: RuleError) -> None:
         refuse(item.peer, item.message.id, error)
 
 
-def closed_room() -> RuleError:
-    return RuleError("room.unknown", "This room has closed.")
-
-
 # ---------------------------------------------------------------------------- the queue
 
 
@@ -131,7 +128,7 @@ class Inbox:
         self.name = name
         # Unbounded so the room's own items are never lost; clients' are capped in ``offer``.
         self._queue: asyncio.Queue = asyncio.Queue()
-        self._refusal = closed_room()  # what a client's item hears once the room has closed
+        self._refusal = room_closed()  # what a client's item hears once the room has closed
         self._task: asyncio.Task | None = None
         self.working = False  # the task is handling an item
         self.current: Any = None  # that item (a Started once a message's save began)
@@ -166,7 +163,7 @@ class Inbox:
         """Stop taking items and stop the task; every client still waiting hears that the room
         has closed, or ``refusal`` (nobody may wait forever on a closed room)."""
         self.closed = True
-        self._refusal = refusal or closed_room()
+        self._refusal = refusal or room_closed()
         current = self.current  # taken before the task's cancellation clears it
         if self._task is not None:
             self._task.cancel()

@@ -49,6 +49,7 @@ from .records import (
     record_decoder,
     record_encoder,
 )
+from .refusals import not_in_room
 from .room_data import (
     CHAT_HISTORY,
     NICKNAME_MAX,
@@ -475,7 +476,7 @@ def _check_nickname_words(nickname: str, public: bool) -> None:
 def _seat(room: RoomModel, player: str) -> Seat:
     seat = room.seat(player)
     if seat is None:
-        raise RuleError("room.not_in", "You are not in this room.")
+        raise not_in_room()
     return seat
 
 

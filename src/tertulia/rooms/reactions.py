@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..games.base import RuleError
 from .model import RoomModel, Status
+from .refusals import not_in_room
 
 # The set a client offers, by name (the emoji are the client's): 👏 😂 😮 😍 🤔 🔥.
 REACTIONS = ("clap", "laugh", "wow", "love", "think", "fire")
@@ -23,7 +24,7 @@ def check_reaction(room: RoomModel, player: str, kind: str) -> None:
         raise RuleError("reaction.unknown", "There is no such reaction.", kind=kind)
     seat = room.seat(player)
     if seat is None:
-        raise RuleError("room.not_in", "You are not in this room.")
+        raise not_in_room()
     if (
         room.status is Status.PLAYING
         and not seat.spectator

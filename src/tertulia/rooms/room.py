@@ -71,6 +71,7 @@ from .model import (
     check_move,
 )
 from .reactions import check_reaction
+from .refusals import not_in_room, room_moved
 from .views import finished_match
 
 log = logging.getLogger("tertulia.room")
@@ -221,7 +222,7 @@ class Room:
         if self.bots is not None:
             self.bots.stop()
         await self.inbox.close(
-            RuleError("room.moved", "The room moved to another server; try again.")
+            room_moved()
             if moving
             else None
         )
@@ -420,7 +421,7 @@ class Room:
             # A connection that left (leave_room) or was removed is no longer here, whatever
             # it still sends (a computer player is never a connection: it plays from here).
             if peer not in self.peers and not isinstance(peer, BotPeer):
-                raise RuleError("room.not_in", "You are not in this room.")
+                raise not_in_room()
             if isinstance(message, Check):
                 check_move(self.model, peer.player, message.action, self.clock())
                 peer.send(Ack(message.id))

@@ -18,13 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..games.base import RuleError
+from ..rooms.refusals import room_moved
 
 MAX_FRAMES = 32  # two seconds of a connection's whole rate limit
 MAX_SECONDS = 10.0  # past two leases and a replay: a move that takes longer is in trouble
-
-
-def moving() -> RuleError:
-    return RuleError("room.moved", "The room moved to another server; try again.")
 
 
 class Held:
@@ -38,7 +35,7 @@ class Held:
 
     def hold(self, message: Any) -> None:
         if len(self._messages) >= MAX_FRAMES:
-            self._answer(message.id, moving())
+            self._answer(message.id, room_moved())
             return
         self._messages.append(message)
         if self._timer is None:
@@ -54,7 +51,7 @@ class Held:
         """Answer everything held (``room.moved`` unless told otherwise)."""
         self._timer = None
         for message in self.take():
-            self._answer(message.id, error or moving())
+            self._answer(message.id, error or room_moved())
 
     def _stop_timer(self) -> None:
         if self._timer is not None:

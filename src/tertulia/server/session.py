@@ -28,6 +28,7 @@ from ..rooms.identity import Identity
 from ..rooms.limits import TokenBucket
 from ..rooms.manager import RoomManager
 from ..rooms.model import check_first_nickname
+from ..rooms.refusals import not_in_room
 from ..rooms.room import NO_SEAT, Room
 from ..rooms.views import game_part
 from .guard import Guard
@@ -154,7 +155,7 @@ class Session:
                 self.held.hold(message)
                 return
             if self.room is None or self.room.closed:
-                raise RuleError("room.not_in", "You are not in a room.")
+                raise not_in_room()
             self.room.submit(self, message)
         elif isinstance(message, p.CreateRoom):
             check_first_nickname(message.nickname, message.public)  # no empty room left behind
@@ -370,7 +371,7 @@ class Session:
 
     def _refuse(self, msg_id: int | None, error: RuleError) -> None:
         self.metrics.count_error(error.code)
-        self.send(p.Error(msg_id, error.code, error.message, error.params))
+        self.send(p.Error.refusing(msg_id, error))
 
     def closed(self) -> None:
         if self.held is not None:  # nobody to answer, and nothing to follow any more
