@@ -330,7 +330,9 @@ def test_a_clue_not_finished_when_the_clock_runs_out_is_taken_from_the_draft(pla
             if mine.count() == 0:
                 continue
             expect(mine).to_have_class(re.compile(r"\bquiet\b"))
-            expect(mine.locator(".hc-flag-mine")).to_have_text("Your clue's card")
+            expect(mine.locator(".hc-flag-mine")).to_have_text(
+                "Your own card (for your clue, not this one)"
+            )
             # ... framed like every other choice (the choice you made is "Your guess").
             other = page.locator(".hc-target:not(.is-my-card) .hc-target-body").first
             frame = "el => [getComputedStyle(el).boxShadow, getComputedStyle(el).borderTopWidth]"
