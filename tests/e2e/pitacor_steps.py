@@ -146,7 +146,26 @@ def cell(page: Page, coordinate: str):
     return page.locator("#pitacor-board .pc-cell").nth(r * cols + c)
 
 
+def zoom_in_at(page: Page, coordinate: str) -> None:
+    """On a phone: tap the whole board where `coordinate` is; it zooms in around it."""
+    page.locator("#pitacor-board").scroll_into_view_if_needed()
+    box = cell(page, coordinate).bounding_box()
+    assert box, f"{coordinate} is not on the page"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator(".pc-board-wrap.zoomed").wait_for()
+
+
+def zoomable(page: Page) -> bool:
+    """A phone's whole board (its cells take no taps until it zooms in)."""
+    return bool(page.viewport_size and page.viewport_size["width"] < 700) and (
+        page.locator(".pc-board-wrap.zoomed").count() == 0
+    )
+
+
 def select(page: Page, coordinate: str) -> None:
+    """Tap the cell (on a phone: tap the board there, then the cell zoomed in)."""
+    if zoomable(page):
+        zoom_in_at(page, coordinate)
     cell(page, coordinate).click()
     page.locator("#pitacor-picked", has_text=coordinate).wait_for()
 
@@ -239,7 +258,11 @@ def play_until_the_podium(page: Page) -> None:
         elif page.locator("#pitacor-next").is_visible():
             page.locator("#pitacor-next").click()
         elif page.locator("#pitacor-guess").is_visible():
-            cells.nth(rng.randrange(cells.count())).click()
+            spot = cells.nth(rng.randrange(cells.count()))
+            if zoomable(page):
+                box = spot.bounding_box()
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            spot.click()
             if page.locator("#pitacor-confirm").is_enabled():
                 page.locator("#pitacor-confirm").click()
         page.wait_for_timeout(150)

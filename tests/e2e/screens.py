@@ -29,6 +29,34 @@ SIZES = (PHONE, LAPTOP)
 SCHEMES = ("light", "dark")
 
 
+# Every target a finger can tap on the page now, smaller than 44 × 44 CSS px: visible buttons,
+# links, fields, menus, summaries and switches that take pointer events. A checkbox or radio
+# counts with its label (tapping the label ticks it).
+SMALL_TARGETS = """() => {
+    const seen = [];
+    const tappable = 'button, a[href], input:not([type=hidden]), select, textarea, summary,'
+        + ' [role=button], [role=switch], [role=tab]';
+    for (const el of document.querySelectorAll(tappable)) {
+        const style = getComputedStyle(el);
+        if (style.visibility !== 'visible' || style.pointerEvents === 'none') continue;
+        if (el.closest('[hidden], [inert]') || el.closest('.visually-hidden')) continue;
+        let box = el.getBoundingClientRect();
+        if (!box.width || !box.height) continue;
+        if ((el.type === 'checkbox' || el.type === 'radio') && el.labels?.length) {
+            for (const label of el.labels) {
+                const b = label.getBoundingClientRect();
+                if (b.width * b.height > box.width * box.height) box = b;
+            }
+        }
+        if (box.width < 43.5 || box.height < 43.5) {
+            const name = el.id ? '#' + el.id : el.tagName.toLowerCase() + '.' + el.className;
+            seen.push(`${name} ${Math.round(box.width)}×${Math.round(box.height)}`);
+        }
+    }
+    return seen;
+}"""
+
+
 @dataclass
 class Looker:
     """Runs axe on each screen it is shown and keeps its screenshots; ``done()`` fails the
@@ -37,18 +65,21 @@ class Looker:
     folder: Path
     audit: Audit = field(default_factory=Audit)
     seconds: float = 0.0
+    small: list[str] = field(default_factory=list)
 
-    def __call__(self, page: Page, screen: str, *, full: bool = True) -> None:
+    def __call__(self, page: Page, screen: str, *, full: bool = True, sizes=SIZES) -> None:
         started = time.monotonic()
         size_before = page.viewport_size
         lang_before = page.evaluate("document.documentElement.lang")
-        for size in SIZES:
+        for size in sizes:
             page.set_viewport_size(size)
             for scheme in SCHEMES:
                 page.emulate_media(color_scheme=scheme)
                 page.wait_for_function(SETTLED, timeout=5_000)
                 if size["width"] <= 400:
                     assert no_horizontal_scroll(page), f"{screen}: the page scrolls sideways"
+                    if scheme == "light":
+                        self.small += [f"{screen}: {t}" for t in page.evaluate(SMALL_TARGETS)]
                 _set_language(page, "en")
                 self.audit.run(page, screen, None if scheme == "light" else COLOUR_RULES)
                 for lang in LANGUAGES:
@@ -64,7 +95,9 @@ class Looker:
         page.screenshot(path=self.folder / name, full_page=full, animations="disabled")
 
     def done(self) -> None:
+        """Fails on what axe found, and on any tap target under 44 × 44 px on a phone."""
         self.audit.check()
+        assert not self.small, "tap targets under 44 × 44 px at 360×640:\n" + "\n".join(self.small)
 
 
 def _set_language(page: Page, lang: str) -> None:

@@ -136,9 +136,19 @@ def test_every_pitacor_screen_passes_axe(player, look):
     pitacor.select(guessers[0], far)
     look(guessers[0], "pitacor-guess1-selected")
     guessers[0].locator("#pitacor-confirm").click()
-    pitacor.place(guessers[1], pitacor.far_cell(target, 30, 16, skip=(far,)))
+    # A phone's zoomed board, with the first marker on it.
+    second, size_before = guessers[1], guessers[1].viewport_size
+    second.set_viewport_size(PHONE)
+    pitacor.select(second, pitacor.far_cell(target, 30, 16, skip=(far,)))
+    look(second, "pitacor-guess1-zoomed", sizes=(PHONE,))
+    second.locator("#pitacor-confirm").click()
+    second.set_viewport_size(size_before)
     expect(giver.locator("#pitacor-pass")).to_be_visible()
     look(giver, "pitacor-clue2-giver")
+    for size in (PHONE, LAPTOP):  # issue 30: "Pass" was 40 px tall on a laptop
+        giver.set_viewport_size(size)
+        height = giver.locator("#pitacor-pass").evaluate("el => el.offsetHeight")
+        assert height >= 44, f"Pass is {height} px tall at {size}"
     pitacor.give_clue(giver, "forest floor")
     look(guessers[0], "pitacor-guess2")
     for page, ring in zip(guessers, (3, 4), strict=True):
