@@ -265,3 +265,48 @@ def test_every_pinto_screen_passes_axe(player, look):
         pinto.wait_for(page, phase="ended")
     look(bo, "pinto-end")
     look.done()
+
+
+def test_a_haiclue_round_by_keyboard_lands_on_each_new_steps_first_control(player):
+    """Issue 30: focus dropped to the page's body when a step changed (eight Tabs back to the
+    cards). With the keyboard alone, each new step starts on its first control, and the
+    screen reader's last line follows a language switch."""
+    page = player(viewport=LAPTOP)
+    create_room(page, "Ana")
+    page.locator("#choose-game").select_option("haiclue")
+    expect(page.locator("[data-field=deck]")).to_be_attached()
+    page.locator("#add-bot").click()
+    page.locator("#add-bot").click()
+    expect(page.locator("#seats li.is-bot")).to_have_count(2)
+    # The announcer's last line ("Bot joined the room.") is said again in the language
+    # switched to, not left in the old one.
+    bot = page.locator("#seats li.is-bot .name").last.inner_text()
+    announcer = page.locator("#announcer")
+    expect(announcer).to_have_text(f"{bot} joined the room.")
+    page.locator("#language").select_option("pl")
+    expect(announcer).to_have_text(f"{bot} dołącza do pokoju.")
+    page.locator("#language").select_option("en")
+    expect(announcer).to_have_text(f"{bot} joined the room.")
+    page.locator("#start-match").focus()
+    page.keyboard.press("Enter")
+    root = haiclue.screen(page)
+    expect(root).to_have_attribute("data-todo", "build_clue")
+    for _ in range(2):
+        page.locator("#hc-rack .hc-tile:not(.used)").first.focus()
+        page.keyboard.press("Enter")
+    page.locator("#hc-submit").focus()
+    page.keyboard.press("Enter")
+    page.locator("#hc-confirm").focus()
+    page.keyboard.press("Enter")
+    steps = 0
+    while steps < 3:
+        # (The computer players' first clue waits for their word model to load.)
+        expect(root).to_have_attribute("data-todo", re.compile("^(guess|ready)$"), timeout=30_000)
+        todo = root.get_attribute("data-todo")
+        want = ".hc-guess" if todo == "guess" else "#hc-ready"
+        page.wait_for_function(
+            "sel => document.activeElement && document.activeElement.matches(sel)", arg=want
+        )
+        page.keyboard.press("Enter")  # on whatever has the focus: no click, no focus()
+        expect(root).not_to_have_attribute("data-todo", todo)
+        steps += 1

@@ -2,6 +2,7 @@
 // latest `room` push: the lobby while room.status is "lobby", the game area while "playing"
 // or "ended" (with the host's Rematch button), and the chat beside either.
 
+import { createStepFocus } from "./step_focus.js";
 import { avatar, identity, setSeats } from "./avatar.js";
 import { confirmDialog, gameName, h, ht, replace, showError } from "./dom.js";
 import { loadGameStrings, setGameInPlay, t, tError } from "./i18n.js";
@@ -238,6 +239,7 @@ export function mount(main, app, { code }) {
     const name = push.room.game;
     if (game && game.name === name) {
       game.handle.update(push);
+      game.focus.update(push.view);
       alerts?.update(push);
       return;
     }
@@ -253,8 +255,9 @@ export function mount(main, app, { code }) {
     gameHost.append(element);
     alerts = createAlerts(() => app.conn.serverNow(), { quietToDos: module.quietToDos });
     const handle = module.mount(element, ctxFor(staticData));
-    game = { name, handle, element };
+    game = { name, handle, element, focus: createStepFocus(element) };
     handle.update(app.push);
+    game.focus.update(app.push.view);
     // A to-do already there when this page came (a reload, a rejoin) is no news to beep.
     alerts.update(app.push, { quiet: !started });
   }
