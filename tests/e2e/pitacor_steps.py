@@ -148,8 +148,10 @@ def cell(page: Page, coordinate: str):
 
 def zoom_in_at(page: Page, coordinate: str) -> None:
     """On a phone: tap the whole board where `coordinate` is; it zooms in around it."""
-    page.locator("#pitacor-board").scroll_into_view_if_needed()
-    box = cell(page, coordinate).bounding_box()
+    spot = cell(page, coordinate)
+    # In the middle of the screen: not under the sticky status bar.
+    spot.evaluate("el => el.scrollIntoView({block: 'center', inline: 'center'})")
+    box = spot.bounding_box()
     assert box, f"{coordinate} is not on the page"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.locator(".pc-board-wrap.zoomed").wait_for()

@@ -95,8 +95,33 @@ def look(artifacts):
     print(f"\nlooking at the screens took {looker.seconds:.1f} s")
 
 
+def below_the_fold(page, selector: str) -> float:
+    """How far the bottom of `selector` is below a 1280×800 screen's fold (≤ 0: above it),
+    the page scrolled to its top."""
+    page.evaluate("window.scrollTo(0, 0)")
+    return page.locator(selector).evaluate(
+        "el => el.getBoundingClientRect().bottom - window.innerHeight"
+    )
+
+
+def status_lines(page) -> float:
+    """The sticky status bar's height in lines of its text."""
+    return page.locator("#status-line").evaluate(
+        "el => { const s = getComputedStyle(el);"
+        " const inner = el.getBoundingClientRect().height - parseFloat(s.paddingTop)"
+        " - parseFloat(s.paddingBottom); return inner / parseFloat(s.lineHeight); }"
+    )
+
+
 def test_home_how_to_and_lobby_pass_axe(player, look):
     page = player(viewport=LAPTOP)
+    # Issue 30: the home page says what Tertulia is, "Create room" is above a laptop's fold,
+    # and the recent matches say they are the public ones.
+    expect(page.locator("h1")).to_have_text("Tertulia: party games with friends")
+    expect(page.locator(".home-intro-text")).to_contain_text("each on your own phone or laptop")
+    assert below_the_fold(page, "#create-room") <= 0, "Create room is below the fold"
+    expect(page.locator("#recent-title")).to_have_text("Recent public matches")
+    expect(page.locator("#recent-matches")).to_contain_text("private rooms are not listed")
     look(page, "home")
     set_nickname(page, "Ana")
     page.locator("#home-howto").click()
@@ -114,11 +139,16 @@ def test_every_pitacor_screen_passes_axe(player, look):
     pages = [player(viewport=LAPTOP), player(viewport=PHONE), player(viewport=LAPTOP)]
     ana, bo, cy = pages
     code = create_room(ana, "Ana")
-    join_room(bo, "Bo", code)
+    join_room(bo, "Bernadette", code)
     join_room(cy, "Cy", code)
     pitacor.set_setting(ana, "goal", 3)
     pitacor.set_setting(ana, "reveal_seconds", 120)
     expect(bo.locator("[data-field=goal] dd")).to_have_text("3")
+    # The host's "Invite friends" (code, link) and "Start the match" above a laptop's fold,
+    # under the first-time rules offer, with three players (the invite started below it).
+    expect(ana.locator("#howto-offer")).to_be_visible()
+    for selector in ("#copy-link", "#start-match"):
+        assert below_the_fold(ana, selector) <= 0, f"{selector} is below the fold"
     look(ana, "pitacor-lobby-host")
     look(bo, "pitacor-lobby-guest")
     ana.locator("#start-match").click()
@@ -135,6 +165,15 @@ def test_every_pitacor_screen_passes_axe(player, look):
     far = pitacor.far_cell(target, 30, 16)
     pitacor.select(guessers[0], far)
     look(guessers[0], "pitacor-guess1-selected")
+    # Issue 30: a player's own name whole beside "You" and what they are doing, at 360 px.
+    for page in pages:
+        page.set_viewport_size(PHONE)
+        mine = page.locator("#scoreboard li.is-me .name")
+        cut = mine.evaluate("el => el.scrollWidth > el.clientWidth")
+        assert not cut, f"{mine.inner_text()} is cut in the scores at 360 px"
+    bo.set_viewport_size(PHONE)
+    ana.set_viewport_size(LAPTOP)
+    cy.set_viewport_size(LAPTOP)
     guessers[0].locator("#pitacor-confirm").click()
     # A phone's zoomed board, with the first marker on it.
     second, size_before = guessers[1], guessers[1].viewport_size
@@ -224,6 +263,11 @@ def test_every_pinto_screen_passes_axe(player, look):
     join_room(cy, "Cy", code)
     pinto.set_setting(ana, "rounds", 1)
     expect(bo.locator("[data-field=rounds] dd")).to_have_text("1")
+    # The words' language said once: the host's control, the guest's line.
+    expect(ana.locator("#setting-language")).to_be_visible()
+    expect(ana.locator("#room-language")).to_have_count(0)
+    expect(bo.locator("#room-language")).to_have_count(1)
+    expect(bo.locator("[data-field=language]")).to_have_count(0)
     look(ana, "pinto-lobby-host")
     look(bo, "pinto-lobby-guest")
     ana.locator("#start-match").click()
@@ -253,6 +297,16 @@ def test_every_pinto_screen_passes_axe(player, look):
             pinto.wait_for(pages[seat], phase="judge", todo="check_marks", judged=k)
             look(pages[seat], "pinto-judge-artist")
             look(bo if seat != 1 else cy, "pinto-judge-watcher")
+            # The sticky status, two lines at most on a phone, in every language (it wrapped to
+            # three while judging).
+            for page in (pages[seat], bo if seat != 1 else cy):
+                page.set_viewport_size(PHONE)
+                for lang in ("en", "pt-BR", "es", "pl"):
+                    page.locator("#language").select_option(lang)
+                    page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+                    lines = status_lines(page)
+                    assert lines <= 2.1, f"the status is {lines:.1f} lines in {lang} while judging"
+                page.locator("#language").select_option("en")
             wrong = next(i for i in range(3) if i != seat)
             pinto.dispute(pages[seat], ids[wrong])
             voter = pages[3 - seat - wrong]
