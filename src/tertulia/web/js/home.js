@@ -391,7 +391,7 @@ export function mount(main, app) {
   // What Tertulia is, in two lines (a first visit had only "Choose a nickname…"). On a laptop
   // the left column is what makes a room (nickname, New room: "Create room" above the fold at
   // 1280×800), the right one the other ways in and the lists; on a phone one column, in the
-  // order a newcomer needs them (css: .home).
+  // same order.
   const intro = h(
     "section",
     { class: "home-intro", "aria-labelledby": "home-title" },
