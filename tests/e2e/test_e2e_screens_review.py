@@ -92,7 +92,10 @@ def look(artifacts):
     folder.mkdir(exist_ok=True)
     looker = Looker(folder)
     yield looker
-    print(f"\nlooking at the screens took {looker.seconds:.1f} s")
+    minor = [v for v in looker.audit.found if v not in looker.audit.counted()]
+    print(f"\nlooking at the screens took {looker.seconds:.1f} s; axe, minor: {len(minor)}")
+    for v in minor:
+        print(f"  {v['screen']}: {v['rule']} ×{v['nodes']}")
 
 
 def below_the_fold(page, selector: str) -> float:

@@ -2,7 +2,6 @@
 // latest `room` push: the lobby while room.status is "lobby", the game area while "playing"
 // or "ended" (with the host's Rematch button), and the chat beside either.
 
-import { createStepFocus } from "./step_focus.js";
 import { avatar, identity, setSeats } from "./avatar.js";
 import { confirmDialog, gameName, h, ht, replace, showError } from "./dom.js";
 import { loadGameStrings, setGameInPlay, t, tError } from "./i18n.js";
@@ -13,6 +12,7 @@ import { screenFor } from "./games/index.js";
 import { createAlerts } from "./sound.js";
 import { cardButton, markMet, offerCard } from "./howto.js";
 import { createStandIns } from "./stand_ins.js";
+import { createStepFocus } from "./step_focus.js";
 
 export function mount(main, app, { code }) {
   const cleanups = [];
