@@ -246,6 +246,9 @@ def play_until_the_podium(page: Page) -> None:
     """Whatever the screen asks of this person, do it, until the podium shows (a match with
     quick computer players: TERTULIA_BOT_DELAY)."""
     rng = random.Random(3)
+    # A clue once used is refused for the rest of the match ("Give clue" stays disabled): a
+    # person who gives twice says something else the second time.
+    words = iter(["tide", "meadow", "ember", "lagoon", "pumpkin", "glacier", "velvet", "harbour"])
     cells = page.locator("#pitacor-board .pc-cell")
     deadline = time.monotonic() + MATCH_SECONDS
     while not page.locator("#pitacor-podium").is_visible():
@@ -255,7 +258,7 @@ def play_until_the_podium(page: Page) -> None:
         elif page.locator("#pitacor-pass").is_visible():
             page.locator("#pitacor-pass").click()
         elif page.locator("#pitacor-clue").is_visible():
-            page.locator("#pitacor-clue").fill("tide")
+            page.locator("#pitacor-clue").fill(next(words))
             page.locator("#pitacor-give").click()
         elif page.locator("#pitacor-next").is_visible():
             page.locator("#pitacor-next").click()

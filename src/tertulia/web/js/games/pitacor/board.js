@@ -5,32 +5,26 @@
 // Coordinates are in the cells' text (their accessible names), never in an attribute value of
 // their own: a guesser's page must not hold the target's coordinate in quotes before the reveal.
 //
-// On a phone the whole board's cells are ~10 px: the board is one target there, and a tap on
-// it zooms in at once around the spot tapped, cells at least 44 × 44 px (issue 30: any cell in
-// two taps). The zoomed board is the same grid, scrolled in a window: swipes and the arrow
-// buttons pan it, "Whole board" goes back. Markers, the target, the zones are the board's own,
-// so they read the same zoomed.
+// On a phone the board is one target, and a tap zooms in around it (./zoom.js).
 
 import { h, ht, label, tx } from "../../dom.js";
 import { cellName, inkFor, parseCell } from "./util.js";
+import { createZoom } from "./zoom.js";
 
 const LONG_PRESS_MS = 420;
-// Where the board zooms (css: the same width in pitacor.css), and how far an arrow pans.
-const PHONE = matchMedia("(max-width: 699px)");
-const PAN_CELLS = 3;
 
 export function createBoard(ctx, { onActivate }) {
   const grid = h("div", { class: "pc-board", role: "grid", id: "pitacor-board" });
   label(grid, "game.pitacor.board.label");
   // The clue giver's own target, said in words under the board (the board rings it too).
   const note = h("p", { class: "pc-target-note", id: "pitacor-target-note", hidden: true });
-  const viewport = h("div", { class: "pc-board-viewport", id: "pitacor-board-viewport" }, grid);
-  const pan = (dr, dc, key) => label(h("button", { type: "button", class: "icon-button pc-pan", dataset: { pan: key }, onclick: () => panBy(dr, dc) }, h("span", { "aria-hidden": "true" }, { up: "↑", down: "↓", left: "←", right: "→" }[key])), `game.pitacor.board.pan_${key}`);
-  const whole = ht("button", { type: "button", class: "ghost pc-whole", id: "pitacor-whole-board", onclick: () => unzoom(true) }, "game.pitacor.board.whole");
-  const zoomBar = h("div", { class: "pc-zoom-bar", id: "pitacor-zoom-bar", hidden: true }, whole, h("div", { class: "pc-pans" }, pan(-1, 0, "up"), pan(1, 0, "down"), pan(0, -1, "left"), pan(0, 1, "right")));
-  const zoomHint = ht("p", { class: "hint pc-zoom-hint", id: "pitacor-zoom-hint", hidden: true }, "game.pitacor.board.zoom_hint");
-  const wrap = h("div", { class: "pc-board-wrap" }, zoomHint, zoomBar, viewport, note);
-  let zoomed = false;
+  const zoom = createZoom(grid, {
+    cells: () => cells,
+    size: () => size,
+    focusBoard: () => cells[focusIndex]?.focus({ preventScroll: true }),
+  });
+  const wrap = h("div", { class: "pc-board-wrap" }, zoom.hint, zoom.bar, zoom.viewport, note);
+  zoom.attach(wrap);
 
   let size = null; // {cols, rows, id}
   let cells = []; // buttons, row by row
@@ -137,86 +131,13 @@ export function createBoard(ctx, { onActivate }) {
 
   grid.addEventListener("click", (event) => {
     if (event.detail === 0) return; // Enter/Space, handled above
-    if (PHONE.matches && !zoomed) {
-      // The whole board on a phone: one target. Zoom in around the spot tapped.
-      const index = indexAtPoint(event.clientX, event.clientY);
-      if (index >= 0) zoomAt(index);
-      return;
-    }
+    if (zoom.tapOnWhole(event)) return; // a phone's whole board: it zoomed in there
     const cell = event.target.closest?.(".pc-cell");
     if (!cell) return;
     moveFocus(Number(cell.dataset.i), false);
     onActivate(nameAt(Number(cell.dataset.i)), { keyboard: false });
   });
 
-  // ------------------------------------------------------------------ the zoom (phones)
-
-  /** The cell under (x, y) on the whole board: its cells take no taps of their own there. */
-  function indexAtPoint(x, y) {
-    if (!cells.length) return -1;
-    const first = cells[0].getBoundingClientRect();
-    const last = cells[cells.length - 1].getBoundingClientRect();
-    const width = (last.right - first.left) / size.cols;
-    const height = (last.bottom - first.top) / size.rows;
-    const c = Math.floor((x - first.left) / width);
-    const r = Math.floor((y - first.top) / height);
-    if (c < 0 || r < 0 || c >= size.cols || r >= size.rows) return -1;
-    return r * size.cols + c;
-  }
-
-  function setZoomed(on) {
-    zoomed = on;
-    wrap.classList.toggle("zoomed", on);
-    zoomBar.hidden = !on;
-    paintZoomHint();
-  }
-
-  function paintZoomHint() {
-    zoomHint.hidden = zoomed || !PHONE.matches || !grid.classList.contains("interactive");
-  }
-
-  /** Zoom in with cell `index` in the middle of the window (or as near as the edges let). */
-  function zoomAt(index) {
-    setZoomed(true);
-    centre(index);
-    keepInSight();
-  }
-
-  /** The zoom's bar and window whole on the screen, under the sticky status bar: a tap low
-   * on the board would otherwise open a window that runs below the screen's bottom. */
-  function keepInSight() {
-    const bar = document.getElementById("status-bar");
-    const barBottom = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
-    const top = zoomBar.getBoundingClientRect().top;
-    const bottom = viewport.getBoundingClientRect().bottom;
-    if (top >= barBottom && bottom <= window.innerHeight) return;
-    window.scrollBy({ top: top - barBottom - 8, behavior: "instant" });
-  }
-
-  function centre(index) {
-    const cell = cells[index];
-    if (!cell) return;
-    viewport.scrollLeft = cell.offsetLeft - (viewport.clientWidth - cell.offsetWidth) / 2;
-    viewport.scrollTop = cell.offsetTop - (viewport.clientHeight - cell.offsetHeight) / 2;
-  }
-
-  function panBy(dr, dc) {
-    const step = cells[0]?.offsetWidth ?? 44;
-    const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    viewport.scrollBy({ left: dc * PAN_CELLS * (step + 1), top: dr * PAN_CELLS * (cells[0]?.offsetHeight ?? 44), behavior: reduce ? "auto" : "smooth" });
-  }
-
-  function unzoom(focusBoard = false) {
-    if (!zoomed) return;
-    setZoomed(false);
-    viewport.scrollLeft = 0;
-    viewport.scrollTop = 0;
-    if (focusBoard) cells[focusIndex]?.focus({ preventScroll: true });
-  }
-  PHONE.addEventListener("change", () => {
-    if (!PHONE.matches) unzoom();
-    paintZoomHint();
-  });
 
   // Long-press on a touch screen shows the coordinate (hover does it with a mouse).
   function unpeek() {
@@ -263,7 +184,7 @@ export function createBoard(ctx, { onActivate }) {
     if (!size || size.cols !== board.cols || size.rows !== board.rows || size.id !== board.id) build(board);
     grid.classList.toggle("edges", edges);
     grid.classList.toggle("interactive", interactive);
-    paintZoomHint();
+    zoom.paintHint();
     const showColours = Boolean(board.show_colours);
     shownInColour = showColours;
     grid.classList.toggle("hex-only", !showColours);
@@ -381,11 +302,9 @@ export function createBoard(ctx, { onActivate }) {
     /** On a phone, show `name` zoomed (a cell chosen with the keyboard is previewed large). */
     showZoomed(name) {
       const index = indexOf(name);
-      if (index < 0 || !PHONE.matches) return;
-      if (!zoomed) zoomAt(index);
+      if (index >= 0) zoom.show(index);
     },
     /** Back to the whole board (a new step of the game starts there). */
-    unzoom: () => unzoom(false),
-    isZoomed: () => zoomed,
+    unzoom: () => zoom.out(false),
   };
 }
