@@ -198,6 +198,12 @@ def test_every_pitacor_screen_passes_axe(player, look):
     expect(giver.locator("#pitacor-inset")).to_be_visible()
     look(guessers[0], "pitacor-reveal")
     look(giver, "pitacor-reveal-giver")
+    # The reveal's zones and markers, zoomed on a phone.
+    size_before = giver.viewport_size
+    giver.set_viewport_size(PHONE)
+    pitacor.zoom_in_at(giver, target)
+    look(giver, "pitacor-reveal-zoomed", sizes=(PHONE,))
+    giver.set_viewport_size(size_before)
     next(p for p in pages if p.locator("#pitacor-next").is_visible()).locator(
         "#pitacor-next"
     ).click()
