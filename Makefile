@@ -9,7 +9,7 @@ RUN_STAMP   := $(VENV)/.installed-run
 TEST_STAMP  := $(VENV)/.installed-test
 CHROMIUM    ?= /usr/bin/chromium
 
-.PHONY: run test lint chromium systemd-analyze services proxy venv clean
+.PHONY: run test lint chromium axe systemd-analyze services proxy venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,8 @@ run: $(RUN_STAMP)
 	$(BIN)/tertulia serve $(ARGS)
 
 ## test: set everything up (test tools, Chromium, systemd-analyze, PostgreSQL, Redis, nginx)
-## and run the linter and every test
-test: $(TEST_STAMP) chromium systemd-analyze services proxy
+## and run the linter and every test (axe-core too, for the accessibility checks)
+test: $(TEST_STAMP) chromium axe systemd-analyze services proxy
 	$(BIN)/ruff check src tests benchmarks docs/examples
 	$(BIN)/pytest -q
 
@@ -50,6 +50,27 @@ chromium:
 		echo "(or set CHROMIUM=/path/to/chromium), then run 'make test' again."; \
 		exit 1; \
 	fi
+
+## axe: the browser tests run axe-core (pinned in tests/e2e/axe/package-lock.json) on every
+## screen; npm installs it into tests/e2e/axe/node_modules (git-ignored). Needs node and npm.
+AXE_DIR := tests/e2e/axe
+AXE_JS  := $(AXE_DIR)/node_modules/axe-core/axe.min.js
+axe: $(AXE_JS)
+
+$(AXE_JS): $(AXE_DIR)/package.json $(AXE_DIR)/package-lock.json
+	@if ! command -v npm >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing node and npm with apt-get (for axe-core)…"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+		else \
+			echo "The accessibility tests need axe-core from npm. Install node and npm with:"; \
+			echo "    sudo apt-get install npm"; \
+			echo "then run 'make test' again (or 'make axe')."; \
+			exit 1; \
+		fi; \
+	fi
+	npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
 
 ## proxy: the cluster tests put Debian's nginx in front of several nodes (round robin)
 proxy:

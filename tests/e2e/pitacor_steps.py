@@ -146,7 +146,28 @@ def cell(page: Page, coordinate: str):
     return page.locator("#pitacor-board .pc-cell").nth(r * cols + c)
 
 
+def zoom_in_at(page: Page, coordinate: str) -> None:
+    """On a phone: tap the whole board where `coordinate` is; it zooms in around it."""
+    spot = cell(page, coordinate)
+    # In the middle of the screen: not under the sticky status bar.
+    spot.evaluate("el => el.scrollIntoView({block: 'center', inline: 'center'})")
+    box = spot.bounding_box()
+    assert box, f"{coordinate} is not on the page"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator(".pc-board-wrap.zoomed").wait_for()
+
+
+def zoomable(page: Page) -> bool:
+    """A phone's whole board (its cells take no taps until it zooms in)."""
+    return bool(page.viewport_size and page.viewport_size["width"] < 700) and (
+        page.locator(".pc-board-wrap.zoomed").count() == 0
+    )
+
+
 def select(page: Page, coordinate: str) -> None:
+    """Tap the cell (on a phone: tap the board there, then the cell zoomed in)."""
+    if zoomable(page):
+        zoom_in_at(page, coordinate)
     cell(page, coordinate).click()
     page.locator("#pitacor-picked", has_text=coordinate).wait_for()
 
@@ -225,6 +246,9 @@ def play_until_the_podium(page: Page) -> None:
     """Whatever the screen asks of this person, do it, until the podium shows (a match with
     quick computer players: TERTULIA_BOT_DELAY)."""
     rng = random.Random(3)
+    # A clue once used is refused for the rest of the match ("Give clue" stays disabled): a
+    # person who gives twice says something else the second time.
+    words = iter(["tide", "meadow", "ember", "lagoon", "pumpkin", "glacier", "velvet", "harbour"])
     cells = page.locator("#pitacor-board .pc-cell")
     deadline = time.monotonic() + MATCH_SECONDS
     while not page.locator("#pitacor-podium").is_visible():
@@ -234,12 +258,16 @@ def play_until_the_podium(page: Page) -> None:
         elif page.locator("#pitacor-pass").is_visible():
             page.locator("#pitacor-pass").click()
         elif page.locator("#pitacor-clue").is_visible():
-            page.locator("#pitacor-clue").fill("tide")
+            page.locator("#pitacor-clue").fill(next(words))
             page.locator("#pitacor-give").click()
         elif page.locator("#pitacor-next").is_visible():
             page.locator("#pitacor-next").click()
         elif page.locator("#pitacor-guess").is_visible():
-            cells.nth(rng.randrange(cells.count())).click()
+            spot = cells.nth(rng.randrange(cells.count()))
+            if zoomable(page):
+                box = spot.bounding_box()
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            spot.click()
             if page.locator("#pitacor-confirm").is_enabled():
                 page.locator("#pitacor-confirm").click()
         page.wait_for_timeout(150)

@@ -60,12 +60,25 @@ def dark(page) -> None:
     page.emulate_media(color_scheme="dark")
 
 
+# What every canvas of the page draws from now on: each fillText's text, and whether it is on
+# the image itself (the recap is painted twice: first on a 10-px scratch canvas, to measure).
+SPY_ON_TEXT = """() => {
+    window.drawnTexts = [];
+    const fillText = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+        window.drawnTexts.push({ text: String(text), image: this.canvas.height > 10 });
+        return fillText.call(this, text, ...rest);
+    };
+}"""
+
+
 # --------------------------------------------------------------------------- Pitacor
 
 
 def test_pitacor_recap_shows_every_round_on_a_small_board_and_downloads(player, artifacts):
-    """Round 1: two clues, every guesser two markers far off. Round 2: a close guess and a
-    pass; the giver's doubled points cross the goal. The podium shows both rounds."""
+    """Round 1: two clues, every guesser two markers far off. Round 2: a guess on the target
+    and a pass: the guesser crosses the goal ("Right away") before the giver's points are
+    added, so they never are. The podium shows both rounds; the recap counts as it did."""
     pages = [player(viewport=LAPTOP), player(viewport=PHONE), player(viewport=LAPTOP)]
     dark(pages[1])
     names = ["Ana", "Bo", "Cy"]
@@ -93,7 +106,7 @@ def test_pitacor_recap_shows_every_round_on_a_small_board_and_downloads(player, 
     giver2, guessers2 = pages[g2], [p for i, p in enumerate(pages) if i != g2]
     target2 = choose_target(giver2, 1)
     give_clue(giver2, "meadow")
-    near, far = ring_cell(target2, 1, *CLASSIC), far_cell(target2, *CLASSIC)
+    near, far = target2, far_cell(target2, *CLASSIC)
     place(guessers2[0], near)
     place(guessers2[1], far)
     giver2.locator("#pitacor-pass").click()
@@ -119,7 +132,7 @@ def test_pitacor_recap_shows_every_round_on_a_small_board_and_downloads(player, 
             label = board.get_attribute("aria-label")
             assert f"the target was {cell}" in label, label
             for marker in markers:
-                assert f" on {marker}:" in label, (marker, label)
+                assert f"{marker}" in label, (marker, label)
             expect(row.locator(".pc-recap-markers .pc-recap-cell")).to_have_count(len(markers))
             expect(row.locator(".pc-recap-markers")).to_contain_text(markers[0])
     # The small board is painted: its target cell is ringed in black and white, not blank.
@@ -140,7 +153,18 @@ def test_pitacor_recap_shows_every_round_on_a_small_board_and_downloads(player, 
     snap(pages[0], artifacts, "pitacor-1280x800-light")
     pages[1].locator("#pitacor-history-card").scroll_into_view_if_needed()
     snap(pages[1], artifacts, "pitacor-360x640-dark")
+    # Issue 30: every number in the recap is what the podium counted. In round 2 the guess on
+    # the target crossed the goal before the giver was added ("Right away"): the giver's
+    # points in that round were never counted, and the recap must not count them either.
+    podium = pages[1].locator("#pitacor-podium .score").all_inner_texts()
+    total = sum(int(score) for score in podium)
+    listed = pages[1].locator("#pitacor-history-card .pc-history-points .score").all_inner_texts()
+    assert sum(int(p.lstrip("+")) for p in listed) == total, (listed, podium)
+    pages[1].evaluate(SPY_ON_TEXT)
     download_png(pages[1], "#pitacor-recap-download", "pitacor", artifacts)
+    drawn = [d["text"] for d in pages[1].evaluate("window.drawnTexts") if d["image"]]
+    pluses = [int(text[1:]) for text in drawn if re.fullmatch(r"\+\d+", text)]
+    assert sum(pluses) == total, f"the image adds up to {sum(pluses)}, the podium {total}"
     # In another language the recap says it all in that language, the boards' words too.
     pages[1].locator("#language").select_option("pl")
     recap = pages[1].locator("#pitacor-history-card")

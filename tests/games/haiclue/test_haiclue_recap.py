@@ -131,3 +131,50 @@ def test_random_games_end_with_a_recap_of_exactly_what_was_revealed(count, seed,
     if match.phase is Phase.ENDED:
         _recap_holds_only_what_was_revealed(match)
         assert view(match.replay(), None)["recap"] == view(match.state, None)["recap"]
+
+
+def _recap_adds_up_to_the_scores(match: Match) -> None:
+    """Issue 30: every number in the recap is what the podium counted — each player's points
+    over the recap's clues are their final score (two players: the team's points, the team
+    score)."""
+    state = match.state
+    recap = view(state, None)["recap"]
+    totals: dict[str, int] = {}
+    for entry in recap:
+        for clue in entry["clues"]:
+            for seat, points in clue["points"].items():
+                totals[seat] = totals.get(seat, 0) + points
+    if state.cooperative:
+        assert totals.get("team", 0) == state.team_score
+    else:
+        assert {p.id: totals.get(p.id, 0) for p in state.players} == {
+            p.id: p.score for p in state.players
+        }
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(min_value=2, max_value=6), seed=st.integers(0, 2**32), data=st.data())
+def test_random_games_recaps_add_up_to_the_final_scores(count, seed, data):
+    match = Match(count, seed=seed, clue_seconds=90, guess_seconds=30)
+    for _ in range(600):
+        if match.phase is Phase.ENDED:
+            break
+        seat = data.draw(st.sampled_from([*match.ids]))
+        kind = data.draw(st.integers(0, 29))
+        if kind == 0 and match.state.deadline is not None:
+            match.now = match.state.deadline
+            action, seat = Timeout(), None
+        elif kind == 1:
+            action, seat = base.Leave(seat), None
+        elif match.phase is Phase.BUILD:
+            action = SubmitClue(match.rack(seat)[: data.draw(st.integers(2, 4))])
+        elif match.phase is Phase.GUESS:
+            action = Guess(data.draw(st.sampled_from(list(Colour))))
+        else:
+            action = Ready()
+        try:
+            match.act(seat, action)
+        except RuleError:
+            continue
+    if match.phase is Phase.ENDED:
+        _recap_adds_up_to_the_scores(match)

@@ -120,4 +120,12 @@ def test_random_games_score_by_the_formula_keep_secrets_and_replay(count, seed, 
             for who, points in judgement.points.items():
                 totals[who] += points
         assert totals == {p.id: p.score for p in match.state.players}
+    if match.phase is Phase.ENDED:
+        # Issue 30: the album of the end (the recap) adds up to the podium's scores.
+        album = {p.id: 0 for p in match.state.players}
+        for past in view(match.state, None)["past_rounds"]:
+            for judged in past["judged"]:
+                for who, points in judged["points"].items():
+                    album[who] += points
+        assert album == {p.id: p.score for p in match.state.players}
     assert match.replay() == match.state

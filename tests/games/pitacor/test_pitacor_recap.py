@@ -164,3 +164,69 @@ def test_the_recap_is_every_filed_round_as_played_and_holds_no_secret(
         )
     # "matches the log": the replayed match gives the same recap.
     assert view(match.replay(), None)["history"] == view(match.state, None)["history"]
+
+
+# ---------------------------------------------------------------------------- the sums
+
+
+def _recap_totals(history: list[dict]) -> dict[str, int]:
+    """Each seat's points as the recap (and its image) adds them up: what each round counted."""
+    totals: dict[str, int] = {}
+    for entry in history:
+        for seat, points in (entry["awarded"] or {}).items():
+            totals[seat] = totals.get(seat, 0) + points
+    return totals
+
+
+def test_right_away_the_recap_counts_only_what_was_added_before_the_winner():
+    """Issue 30: "the first to cross the goal wins on the spot", and the rest of that round's
+    points are never added. The recap says +0 for them, as the podium counted."""
+    match = Match(3, goal=3, end_mode="right_away")
+    first, second = match.guessers
+    target = match.choose()
+    match.clue(match.fresh_clue())
+    match.guess_all({first: target, second: match.near(target, 1)})
+    match.pass_clue()  # no second clue: the round is revealed
+    assert match.phase is Phase.ENDED
+    (entry,) = view(match.state, None)["history"]
+    won = entry["points"][first]
+    assert won >= 3 and entry["points"][second] > 0 and entry["points"][match.giver] > 0
+    # Only the winner's points were added; everyone who played the round is in the count.
+    assert entry["awarded"] == {first: won, second: 0, match.giver: 0}
+    scores = {m.id: m.score for m in match.state.members}
+    assert _recap_totals([entry]) == scores
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    count=st.integers(min_value=3, max_value=5),
+    seed=st.integers(min_value=0, max_value=2**32),
+    end_mode=st.sampled_from(["right_away", "end_of_round", "close_cycle"]),
+    goal=st.integers(min_value=2, max_value=8),
+    data=st.data(),
+)
+def test_the_recaps_sums_are_the_final_scores_in_every_end_mode(count, seed, end_mode, goal, data):
+    """Issue 30: every number in the recap equals what the podium counted."""
+    match = Match(count, seed=seed, goal=goal, end_mode=end_mode, clue_seconds=60, guess_seconds=30)
+    for _ in range(400):
+        if match.phase is Phase.ENDED:
+            break
+        try:
+            seat, action = _random_move(match, data)
+        except CluesSpent:
+            break
+        try:
+            match.act(seat, action)
+        except RuleError:
+            continue
+        history = view(match.state, None)["history"]
+        for entry in history:
+            # Everyone the round scored has a counted number, the same or less.
+            assert set(entry["awarded"]) == set(entry["points"])
+            for seat_, counted in entry["awarded"].items():
+                assert counted in (0, entry["points"][seat_])
+        # While the round in play is unrevealed, the filed rounds add up to the scores.
+        if match.phase is not Phase.REVEAL:
+            scores = {m.id: m.score for m in match.state.members}
+            totals = _recap_totals(history)
+            assert {s: totals.get(s, 0) for s in scores} == scores

@@ -170,8 +170,11 @@ def _summary(rnd: Round) -> dict[str, Any]:
         "clues": list(rnd.clues),
         "void": rnd.void,
         "passed": rnd.passed,
-        "points": dict(rnd.points),
-        "awarded": dict(rnd.awarded),  # what was added: right-away can stop after the winner
+        "points": dict(rnd.points),  # what the markers earned
+        # What was added to the scores, every seat the round scored included: "Right away"
+        # stops adding at the winner, so those after them count 0 (issue 30: the recap and its
+        # image add these up, as the podium did, not the round's raw points).
+        "awarded": {seat: rnd.awarded.get(seat, 0) for seat in rnd.points},
         # The match ended during it (too few players left): never scored.
         "unfinished": not rnd.void and not rnd.points,
         "markers": _recap_markers(rnd),

@@ -71,10 +71,11 @@ export const app = {
 
   /** Say something to screen readers (polite), e.g. "It's your turn". */
   announce(key, params = null) {
-    const text = t(key, params || {});
     setText(announcer, "");
-    // A fresh text node each time so the same sentence twice is announced twice.
-    setTimeout(() => setText(announcer, text), 50);
+    delete announcer.dataset.i18n;
+    // A fresh text node each time so the same sentence twice is announced twice; kept as a
+    // key, so a language switch says the last line again in the new language (retranslate).
+    setTimeout(() => tx(announcer, key, params), 50);
   },
 
   /** Something went wrong that the player must hear about now. */

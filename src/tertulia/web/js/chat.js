@@ -11,7 +11,9 @@ const MAX_LENGTH = 300;
 const WARN_WHEN_LEFT = 40;
 
 export function createChat(app) {
-  const log = h("ol", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", "aria-labelledby": "chat-title" });
+  // A log of lines, not a list: role "log" on an <ol> took its list away, and its items were
+  // list items without a list (axe: listitem). Focusable, so a keyboard scrolls it.
+  const log = h("div", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", "aria-labelledby": "chat-title", tabindex: "0" });
   const input = h("input", {
     type: "text",
     id: "chat-input",
@@ -95,7 +97,7 @@ export function createChat(app) {
       ? new Date(l.at * 1000).toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" })
       : "";
     return h(
-      "li",
+      "div",
       { class: `chat-line${mine ? " mine" : ""}` },
       avatar(l.player, l.nickname, { size: "sm" }),
       h(
@@ -112,7 +114,7 @@ export function createChat(app) {
   }
 
   function showHistory(lines) {
-    if (!lines.length) replace(log, ht("li", { class: "empty" }, "chat.empty"));
+    if (!lines.length) replace(log, ht("p", { class: "empty" }, "chat.empty"));
     else replace(log, lines.map(line));
     log.scrollTop = log.scrollHeight;
   }

@@ -388,15 +388,26 @@ export function mount(main, app) {
   cleanups.push(onLanguageChange(() => games.length && paintQuick()));
 
   // ------------------------------------------------------------------ layout
+  // What Tertulia is, in two lines (a first visit had only "Choose a nickname…"). On a laptop
+  // the left column is what makes a room (nickname, New room: "Create room" above the fold at
+  // 1280×800), the right one the other ways in and the lists; on a phone one column, in the
+  // same order.
+  const intro = h(
+    "section",
+    { class: "home-intro", "aria-labelledby": "home-title" },
+    ht("h1", { id: "home-title" }, "home.intro_title"),
+    ht("p", { class: "home-intro-text" }, "home.intro"),
+  );
   replace(
     main,
     h(
       "div",
       { class: "home" },
+      intro,
       flash,
       backCard,
-      h("div", { class: "home-actions" }, nickCard, quickCard, createForm, joinForm),
-      h("div", { class: "home-lists" }, roomsCard, recentCard),
+      h("div", { class: "home-actions" }, nickCard, createForm),
+      h("div", { class: "home-lists" }, quickCard, joinForm, roomsCard, recentCard),
     ),
   );
   paintBack();

@@ -73,7 +73,8 @@ export function openCard(game) {
   markMet(game); // opened once: no need to offer it again
   return new Promise((resolve) => {
     const title = h("h2", { id: "howto-title" });
-    const body = h("div", { class: "howto-body", id: "howto-body" }, ht("p", { class: "loading" }, "howto.loading"));
+    // It scrolls on a phone: focusable, so the keyboard can scroll it too.
+    const body = h("div", { class: "howto-body", id: "howto-body", tabindex: "0", role: "region", "aria-labelledby": "howto-title" }, ht("p", { class: "loading" }, "howto.loading"));
     const close = ht("button", { type: "submit", class: "primary", id: "howto-close", value: "close" }, "howto.close");
     const form = h("form", { method: "dialog", class: "howto-form" }, h("div", { class: "howto-head" }, title), body, h("div", { class: "row end howto-foot" }, close));
     const dialog = h("dialog", { class: "howto", id: "howto", "aria-labelledby": "howto-title", dataset: { game } }, form);

@@ -6,7 +6,7 @@ import { avatar } from "./avatar.js";
 import { createBotAdder } from "./bot_adder.js";
 import { confirmDialog, gameName, h, ht, label, replace, showError, tx } from "./dom.js";
 import { onLanguageChange, t } from "./i18n.js";
-import { paintLanguageLine, useMyLanguage } from "./room_language.js";
+import { languageField, paintLanguageLine, useMyLanguage } from "./room_language.js";
 import { createSettingsForm } from "./settings_form.js";
 
 /** Helpers the room screen and game screens share about a `room` object. */
@@ -213,7 +213,13 @@ export function createLobby(app) {
     } else {
       replace(gameLine, h("p", { class: "game-name" }, ht("span", { class: "muted" }, "lobby.game"), " ", gameName("strong", {}, room.game)));
     }
-    paintLanguageLine(languageSlot, game, room.settings);
+    // The words' language, once: the host's control says it (a line above it said it twice,
+    // issue 30), everyone else reads it in the line, and their settings list leaves it out.
+    const editing = amHost && room.status === "lobby";
+    if (editing) {
+      languageSlot.hidden = true;
+      replace(languageSlot);
+    } else paintLanguageLine(languageSlot, game, room.settings);
     if (!game || !game.settings_schema) {
       replace(settingsBox);
       form = null;
@@ -227,6 +233,7 @@ export function createLobby(app) {
         values: room.settings,
         isHost: amHost,
         isPublic: room.public,
+        shownElsewhere: languageField(game)?.name ?? null,
         send: (name, value) => app.conn.request("update_settings", { settings: { [name]: value } }),
         // The defaults, with the words in the host's language as when the room was made.
         restore: () => app.conn.request("restore_defaults").then(() => useMyLanguage(app.conn, game, game.defaults)),
@@ -248,6 +255,7 @@ export function createLobby(app) {
     lastRoom = room;
     const me = app.conn.player;
     const amHost = room.host === me;
+    el.classList.toggle("hosting", amHost); // the host's invite goes up (room.css)
     const seated = players(room);
     tx(seatsTitle, "lobby.players_title", { count: seated.length, max: room.max_players });
     replace(seatList, room.seats.map((seat, i) => seatRow(room, seat, i, me, amHost)));

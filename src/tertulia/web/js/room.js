@@ -12,6 +12,7 @@ import { screenFor } from "./games/index.js";
 import { createAlerts } from "./sound.js";
 import { cardButton, markMet, offerCard } from "./howto.js";
 import { createStandIns } from "./stand_ins.js";
+import { createStepFocus } from "./step_focus.js";
 
 export function mount(main, app, { code }) {
   const cleanups = [];
@@ -238,6 +239,7 @@ export function mount(main, app, { code }) {
     const name = push.room.game;
     if (game && game.name === name) {
       game.handle.update(push);
+      game.focus.update(push.view);
       alerts?.update(push);
       return;
     }
@@ -253,8 +255,9 @@ export function mount(main, app, { code }) {
     gameHost.append(element);
     alerts = createAlerts(() => app.conn.serverNow(), { quietToDos: module.quietToDos });
     const handle = module.mount(element, ctxFor(staticData));
-    game = { name, handle, element };
+    game = { name, handle, element, focus: createStepFocus(element) };
     handle.update(app.push);
+    game.focus.update(app.push.view);
     // A to-do already there when this page came (a reload, a rejoin) is no news to beep.
     alerts.update(app.push, { quiet: !started });
   }

@@ -87,7 +87,9 @@ function valueText(el, field, value) {
  * Build the form. `send(field, value)` and `restore()` return promises (rejected with the
  * server's error). Returns {el, update(values, isHost)}.
  */
-export function createSettingsForm({ schema, values, isHost, isPublic = false, send, restore, idPrefix = "setting" }) {
+// `shownElsewhere`: a field the page already states in its own line (the room's language): the
+// read-only view leaves it out rather than say it twice; the host's controls keep it.
+export function createSettingsForm({ schema, values, isHost, isPublic = false, send, restore, idPrefix = "setting", shownElsewhere = null }) {
   const fields = schemaFields(schema);
   const controls = new Map(); // name -> {input, error, read}
   let editable = isHost;
@@ -125,6 +127,7 @@ export function createSettingsForm({ schema, values, isHost, isPublic = false, s
     replace(basic);
     replace(advancedBody);
     for (const field of fields) {
+      if (!editable && field.name === shownElsewhere) continue;
       const row = editable ? controlRow(field) : readRow(field);
       (field.advanced ? advancedBody : basic).append(row);
     }

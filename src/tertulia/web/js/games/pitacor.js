@@ -128,7 +128,10 @@ export function mount(element, ctx) {
     if (!v || v.you?.role !== "guesser" || !(v.phase === "guess1" || v.phase === "guess2")) return;
     if ((v.confirmed || []).includes(ctx.me)) return;
     if (keyboard && cell === selected() && myTurn()) confirm();
-    else select(cell);
+    else {
+      if (keyboard) board.showZoomed(cell); // on a phone, previewed large like a tap's
+      select(cell);
+    }
   }
 
   async function select(cell) {
@@ -220,7 +223,10 @@ export function mount(element, ctx) {
     const v = push.view;
     if (!v || v.game !== "pitacor") return;
     if (local && (v.selection === local || !(v.phase === "guess1" || v.phase === "guess2") || (v.confirmed || []).includes(ctx.me))) local = null;
-    if (v.phase !== lastPhase || v.round !== lastRound) local = null;
+    if (v.phase !== lastPhase || v.round !== lastRound) {
+      local = null;
+      if (lastPhase !== null) board.unzoom(); // a new step starts on the whole board
+    }
     const colours = palettes?.[v.board.id]?.cells ?? null;
     const ended = push.room.status === "ended" || v.phase === "ended";
     screen.classList.toggle("ended", ended);

@@ -1,7 +1,7 @@
 // Haiclue's small pieces: colour symbols, the four targets, the co-op meter, the podium, the
 // countdown text, and keeping the keyboard focus across a re-render.
 
-import { h, ht, label, replace, tx } from "../../dom.js";
+import { h, ht, replace, tx } from "../../dom.js";
 
 export const COLOURS = ["red", "yellow", "green", "blue"];
 export const SYMBOL_OF = { red: "circle", yellow: "triangle", green: "square", blue: "diamond" };
@@ -110,8 +110,10 @@ export function paintTargets(list, ctx, targets, marks) {
       }
       let body;
       if (marks.pick) {
-        body = h("button", { type: "button", class: "hc-target-body hc-guess", dataset: { colour, focus: `guess:${colour}` } }, inner);
-        label(body, `game.haiclue.guess.button.${colour}`, { word: word ?? "" });
+        // Named by what it shows (colour, tiles left, word, its marks), after a hidden "Guess:":
+        // a label of its own hid the visible words from speech input (axe:
+        // label-content-name-mismatch).
+        body = h("button", { type: "button", class: "hc-target-body hc-guess", dataset: { colour, focus: `guess:${colour}` } }, ht("span", { class: "visually-hidden" }, "game.haiclue.guess.button"), " ", inner);
         body.addEventListener("click", () => marks.pick(colour));
       } else {
         body = h("div", { class: "hc-target-body" }, inner);

@@ -10,7 +10,7 @@ import { clueTiles } from "./panels.js";
 import { COLOURS, colourChip, symbol, SYMBOL_OF } from "./parts.js";
 
 // The colours of css/games/haiclue.css, for the image.
-const HUES = { red: "#e03131", yellow: "#f2b705", green: "#2b8a3e", blue: "#1c6fd1" };
+const HUES = { red: "#e03131", yellow: "#f2b705", green: "#237a34", blue: "#1c6fd1" };
 const TILE = { white: { bg: "#fffaf0", ink: "#2a2520", edge: "#d9cfbd" }, black: { bg: "#22242a", ink: "#f4f1ea", edge: "#000000" } };
 
 function wordOf(round, colour) {

@@ -4,9 +4,12 @@
 //
 // Coordinates are in the cells' text (their accessible names), never in an attribute value of
 // their own: a guesser's page must not hold the target's coordinate in quotes before the reveal.
+//
+// On a phone the board is one target, and a tap zooms in around it (./zoom.js).
 
 import { h, ht, label, tx } from "../../dom.js";
 import { cellName, inkFor, parseCell } from "./util.js";
+import { createZoom } from "./zoom.js";
 
 const LONG_PRESS_MS = 420;
 
@@ -15,7 +18,13 @@ export function createBoard(ctx, { onActivate }) {
   label(grid, "game.pitacor.board.label");
   // The clue giver's own target, said in words under the board (the board rings it too).
   const note = h("p", { class: "pc-target-note", id: "pitacor-target-note", hidden: true });
-  const wrap = h("div", { class: "pc-board-wrap" }, grid, note);
+  const zoom = createZoom(grid, {
+    cells: () => cells,
+    size: () => size,
+    focusBoard: () => cells[focusIndex]?.focus({ preventScroll: true }),
+  });
+  const wrap = h("div", { class: "pc-board-wrap" }, zoom.hint, zoom.bar, zoom.viewport, note);
+  zoom.attach(wrap);
 
   let size = null; // {cols, rows, id}
   let cells = []; // buttons, row by row
@@ -121,11 +130,14 @@ export function createBoard(ctx, { onActivate }) {
   });
 
   grid.addEventListener("click", (event) => {
+    if (event.detail === 0) return; // Enter/Space, handled above
+    if (zoom.tapOnWhole(event)) return; // a phone's whole board: it zoomed in there
     const cell = event.target.closest?.(".pc-cell");
-    if (!cell || event.detail === 0) return; // detail 0: Enter/Space, handled above
+    if (!cell) return;
     moveFocus(Number(cell.dataset.i), false);
     onActivate(nameAt(Number(cell.dataset.i)), { keyboard: false });
   });
+
 
   // Long-press on a touch screen shows the coordinate (hover does it with a mouse).
   function unpeek() {
@@ -172,6 +184,7 @@ export function createBoard(ctx, { onActivate }) {
     if (!size || size.cols !== board.cols || size.rows !== board.rows || size.id !== board.id) build(board);
     grid.classList.toggle("edges", edges);
     grid.classList.toggle("interactive", interactive);
+    zoom.paintHint();
     const showColours = Boolean(board.show_colours);
     shownInColour = showColours;
     grid.classList.toggle("hex-only", !showColours);
@@ -286,5 +299,12 @@ export function createBoard(ctx, { onActivate }) {
       if (index >= 0) moveFocus(index);
     },
     hasFocus: () => grid.contains(document.activeElement),
+    /** On a phone, show `name` zoomed (a cell chosen with the keyboard is previewed large). */
+    showZoomed(name) {
+      const index = indexOf(name);
+      if (index >= 0) zoom.show(index);
+    },
+    /** Back to the whole board (a new step of the game starts there). */
+    unzoom: () => zoom.out(false),
   };
 }

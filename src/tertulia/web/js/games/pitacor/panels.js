@@ -272,8 +272,9 @@ export function createScores(ctx) {
           "li",
           { class: `score-row${p.id === ctx.me ? " is-me" : ""}${p.left ? " left" : ""}`, dataset: { player: p.id } },
           ctx.avatar(p.id, p.nickname, { offline }),
-          h("span", { class: "name" }, p.nickname),
-          h("span", { class: "pc-tags" }, tags),
+          // The name first, whole; the tags wrap under it when the line is short (a phone
+          // cut "Ana" to "A…" beside "You" and "clues").
+          h("span", { class: "pc-who" }, h("span", { class: "name" }, p.nickname), h("span", { class: "pc-tags" }, tags)),
           gained,
           h("span", { class: "score" }, String(p.score)),
         );

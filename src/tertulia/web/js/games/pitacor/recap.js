@@ -24,18 +24,8 @@ export function markersOf(round) {
   return out;
 }
 
-/** The points a marker's ring scores, from the room's settings (3, 2, 1 by default). */
-function ringPoints(settings, ring) {
-  const table = [settings?.exact_points ?? 3, settings?.neighbour_points ?? 2, settings?.ring_points ?? 1];
-  return ring < table.length ? table[ring] : 0;
-}
-
 function clamp(value, low, high) {
   return Math.min(Math.max(value, low), high);
-}
-
-function ring(a, b) {
-  return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]));
 }
 
 /**
@@ -121,15 +111,22 @@ function hexOf(push, colours, cell) {
   return colours && at ? colours[at[0] * push.view.board.cols + at[1]] : null;
 }
 
-/** What a round's board says, in words: the target, then each marker with its points. */
-function boardLabel(ctx, push, round, markers) {
+/** What the round counted for `seat`: the points added to their score (the history's
+ * `awarded`: in "Right away" the seats after the winner got nothing), never the raw points
+ * the markers earned. Undefined for a seat the round did not score. */
+export function counted(round, seat) {
+  const added = round.awarded?.[seat];
+  if (typeof added === "number") return added;
+  return typeof round.points?.[seat] === "number" ? 0 : undefined;
+}
+
+/** What a round's board says, in words: the target, then each guesser's cells with what
+ * the round counted for them. */
+function boardLabel(ctx, push, round) {
   const names = players(push);
-  const at = round.target ? parseCell(round.target) : null;
-  const said = markers.map((m) => {
-    const p = parseCell(m.cell);
-    const points = at && p ? ringPoints(push.room.settings, ring(p, at)) : 0;
-    return ctx.t("game.pitacor.recap.marker", { name: names.get(m.seat) ?? "?", cell: m.cell, points });
-  });
+  const said = Object.entries(round.markers || {}).map(([seat, cells]) =>
+    ctx.t("game.pitacor.recap.marker", { name: names.get(seat) ?? "?", cell: cells.filter(Boolean).join(" · "), points: counted(round, seat) ?? 0 }),
+  );
   return ctx.t("game.pitacor.recap.board", { round: round.round, cell: round.target ?? "?", markers: said.join("; ") || ctx.t("game.pitacor.recap.no_markers") });
 }
 
@@ -141,7 +138,7 @@ export function miniBoard(ctx, push, round, palette) {
   const colours = board.show_colours ? palette : null;
   const markers = markersOf(round);
   const canvas = h("canvas", { class: "pc-mini-board", role: "img", width: board.cols * BOARD_CELL, height: board.rows * BOARD_CELL, dataset: { round: round.round } });
-  canvas.setAttribute("aria-label", boardLabel(ctx, push, round, markers));
+  canvas.setAttribute("aria-label", boardLabel(ctx, push, round));
   paintBoard(canvas.getContext("2d"), { board, colours, target: round.target, markers, players: players(push) }, 0, 0, BOARD_CELL);
   return canvas;
 }
@@ -149,7 +146,7 @@ export function miniBoard(ctx, push, round, palette) {
 /** Each guesser's markers in a round and what the round gave them: the board's legend. */
 export function markerLegend(ctx, push, round) {
   const rows = Object.entries(round.markers || {}).map(([seat, cells]) => {
-    const points = round.points?.[seat];
+    const points = counted(round, seat);
     return h(
       "li",
       { dataset: { player: seat } },
@@ -213,13 +210,14 @@ export function recapPainter(ctx, push, colours) {
         sheet.avatar(seat, names.get(seat) ?? "?", textX, ty, 24);
         const cells = r.markers[seat].flatMap((c, i) => [i ? " · " : "", c ? { coords: c } : "–"]);
         sheet.line([`${names.get(seat) ?? "?"}  `, ...cells], textX + 32, ty + 2, { size: 18, max: textW - 90 });
-        const points = r.points?.[seat];
+        const points = counted(r, seat);
         if (typeof points === "number") sheet.text(`+${points}`, WIDTH - PAD - 24, ty + 2, { size: 18, weight: 700, colour: points ? INK.ok : INK.muted, align: "right" });
         ty += 30;
       }
-      if (typeof r.points?.[r.giver] === "number") {
+      const giverPoints = counted(r, r.giver);
+      if (typeof giverPoints === "number") {
         sheet.text(ctx.t("game.pitacor.recap.giver", { name: names.get(r.giver) ?? "?" }), textX, ty + 2, { size: 18, colour: INK.muted, max: textW - 90 });
-        sheet.text(`+${r.points[r.giver]}`, WIDTH - PAD - 24, ty + 2, { size: 18, weight: 700, colour: r.points[r.giver] ? INK.ok : INK.muted, align: "right" });
+        sheet.text(`+${giverPoints}`, WIDTH - PAD - 24, ty + 2, { size: 18, weight: 700, colour: giverPoints ? INK.ok : INK.muted, align: "right" });
       }
       y += height + 16;
     }
