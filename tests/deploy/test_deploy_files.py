@@ -285,7 +285,15 @@ def _pyproject() -> dict:
 
 
 def _make_n(target: str, tmp_path: Path) -> str:
-    for name in ("Makefile", "pyproject.toml", "constraints.txt"):
+    # What the Makefile's targets name (axe-core's pins among them), as on a fresh clone.
+    for name in (
+        "Makefile",
+        "pyproject.toml",
+        "constraints.txt",
+        "tests/e2e/axe/package.json",
+        "tests/e2e/axe/package-lock.json",
+    ):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
     done = subprocess.run(
         ["make", "-n", target, "PYTHON=python3"],
