@@ -11,7 +11,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tertulia.games import GAMES, base
@@ -46,12 +46,14 @@ def test_same_seed_draws_the_same_numbers_so_replays_are_exact():
     assert Rng.from_seed(43).below(10**9) != Rng.from_seed(42).below(10**9)
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=1, max_value=10**6))
 def test_below_stays_in_range(seed: int, n: int):
     rng = Rng.from_seed(seed)
     assert all(0 <= rng.below(n) < n for _ in range(20))
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(st.integers(min_value=0, max_value=2**32), st.lists(st.integers(), max_size=30))
 def test_shuffle_is_a_permutation(seed: int, items: list[int]):
     shuffled = list(items)
@@ -59,6 +61,7 @@ def test_shuffle_is_a_permutation(seed: int, items: list[int]):
     assert sorted(shuffled) == sorted(items)
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(
     st.integers(min_value=0, max_value=2**64 - 1),
     st.lists(st.integers(), max_size=600),
@@ -150,6 +153,7 @@ _ACTION_TYPES = st.sampled_from(
 )
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(
     st.sampled_from(sorted(EVERY_GAME)),
     st.dictionaries(_ACTION_KEYS, _JSON_VALUES, max_size=4),
@@ -290,6 +294,7 @@ def test_base_gives_every_shared_name_and_says_so():
     assert all(hasattr(base, name) for name in SHARED_NAMES)
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(seed=st.integers(min_value=0, max_value=2**62), count=st.integers(1, 12))
 def test_with_no_newcomer_the_first_turn_is_drawn_exactly_as_before(seed: int, count: int):
     """``first_turn`` ("a first-timer is never the first clue giver or artist"): with nobody

@@ -7,7 +7,7 @@ import json
 
 import msgspec
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tertulia import protocol as p
@@ -33,6 +33,7 @@ def _frames(message: dict) -> list[str | bytes]:
     ]
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(_text)
 def test_bidi_controls_are_removed_from_chat_however_the_frame_writes_them(text):
     for frame in _frames({"type": "chat", "id": 1, "text": text}):
@@ -41,6 +42,7 @@ def test_bidi_controls_are_removed_from_chat_however_the_frame_writes_them(text)
         assert not set(message.text) & set(BIDI_CONTROLS)
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(_text, _text)
 def test_bidi_controls_are_removed_from_strings_nested_in_actions_and_settings(a, b):
     clean_a, clean_b = strip_bidi_controls(a), strip_bidi_controls(b)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tertulia.text.lookalike import (
@@ -35,6 +35,7 @@ def test_the_bidi_controls_are_the_embeddings_overrides_isolates_and_marks():
     assert {ord(ch) for ch in BIDI_CONTROLS} == expected
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(_with_controls)
 def test_strip_bidi_controls_leaves_no_control_and_every_other_character(text):
     stripped = strip_bidi_controls(text)
@@ -47,6 +48,7 @@ _without_controls = st.text(
 )
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(_without_controls)
 def test_text_without_bidi_controls_is_left_as_it_is(text):
     assert strip_bidi_controls(text) == text
@@ -61,6 +63,7 @@ def test_the_skeleton_maps_look_alikes_to_their_prototype_as_uts_39_says():
     assert skeleton("é") == "e\u0301"  # accents stay: "José" is not "Jose"
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(st.text(alphabet=st.characters(exclude_categories=("Cs",))))
 def test_a_skeleton_is_its_own_skeleton(text):
     assert skeleton(skeleton(text)) == skeleton(text)

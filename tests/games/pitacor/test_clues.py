@@ -9,7 +9,7 @@ from importlib.resources import files
 
 import msgspec
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tertulia.games.base import RuleError
@@ -396,6 +396,7 @@ def test_every_problem_has_a_known_code_a_sentence_and_its_word() -> None:
 # --------------------------------------------------------------------------- properties
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(st.text(max_size=30), st.integers(min_value=1, max_value=2))
 def test_clue_problems_never_raises_and_allows_only_letter_words(text: str, max_words: int) -> None:
     problems = clue_problems(text, max_words, ALL_ON)
@@ -411,6 +412,7 @@ def test_clue_problems_never_raises_and_allows_only_letter_words(text: str, max_
             assert word.count("-") <= 1
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(st.text(max_size=30))
 def test_check_clue_raises_exactly_when_there_are_problems(text: str) -> None:
     problems = clue_problems(text, 2, ALL_ON)
@@ -432,6 +434,7 @@ BANNED_SAMPLE = [
 ]
 
 
+@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(st.sampled_from(BANNED_SAMPLE), st.randoms(use_true_random=False))
 def test_case_and_accent_variants_of_a_banned_word_are_banned(
     word: str, rnd: random.Random
