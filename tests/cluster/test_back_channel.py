@@ -32,6 +32,7 @@ from psycopg import sql
 from tertulia import cli
 from tertulia.client import Client
 from tertulia.cluster import connect as redis_access
+from tertulia.rooms.identity import Identity
 from tertulia.server.config import Config, without_password
 from tertulia.store.postgres import access as postgres_access
 
@@ -229,6 +230,40 @@ def test_two_nodes_serve_a_room_over_passwords_and_tls_and_pg_dump_keeps_it(site
     )
     for node in (first, second):
         assert node.stop() == 0, node.output()[-3000:]
+
+
+def test_the_single_node_s_key_carried_into_postgresql_keeps_every_player_s_id(
+    site, tmp_path
+) -> None:
+    """docs/cluster.md, "From one node to two": start a node once (it makes the tables), stop
+    it, write the single node's key file into ``identity_key`` (``od`` to hex, then psql's
+    UPDATE), start again: a browser's token gives the id it had on the single node."""
+    key_file = tmp_path / "tertulia.sqlite3.key"
+    single = Identity.from_file(key_file)  # as the single node made it
+    token = Identity.new_token()
+    node = site.node(tmp_path)
+    node.start(timeout=30)
+    assert node.stop() == 0
+    hex_key = subprocess.run(
+        ["sh", "-c", f"od -An -tx1 -v {key_file} | tr -d ' \\n'"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert bytes.fromhex(hex_key) == key_file.read_bytes()
+    url = site.environment()["TERTULIA_DATABASE_URL"]
+    update = f"UPDATE identity_key SET key = decode('{hex_key}', 'hex')"
+    tools = {"PGPASSWORD": site.password("postgres_password"), "PATH": "/usr/bin:/bin"}
+    subprocess.run([PostgresServer.bin("psql"), url, "-c", update], env=tools, check=True)
+    again = site.node(tmp_path)
+    again.start(timeout=30)
+
+    async def player_id() -> str:
+        async with await Client.connect(again.ws, token=token) as browser:
+            return browser.player
+
+    assert run(player_id) == single.player_id(token)
+    assert again.stop() == 0
 
 
 # -- refused: exit 78, at once, saying which --------------------------------------------------

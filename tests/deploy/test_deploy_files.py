@@ -106,6 +106,39 @@ def test_the_systemd_unit_passes_systemd_analyze_verify(tmp_path):
     assert done.returncode == 0 and done.stdout == done.stderr == "", done.stdout + done.stderr
 
 
+def test_the_cluster_drop_in_passes_systemd_analyze_verify_and_names_real_settings(tmp_path):
+    """deploy/cluster.conf, as a drop-in of the unit: `systemd-analyze verify` accepts it
+    (its %d is the credentials folder), and its variables are ones the server reads, with
+    the passwords as credentials (never in the unit)."""
+    analyze = shutil.which("systemd-analyze")
+    assert analyze, "systemd-analyze is missing: `make test` installs it (apt-get install systemd)"
+    text = (DEPLOY / "tertulia.service").read_text()
+    (tmp_path / "tertulia.service").write_text(
+        text.replace("/opt/tertulia/bin/tertulia", str(TERTULIA))
+    )
+    (tmp_path / "tertulia.service.d").mkdir()
+    shutil.copy(DEPLOY / "cluster.conf", tmp_path / "tertulia.service.d" / "cluster.conf")
+    done = subprocess.run(
+        [analyze, "verify", str(tmp_path / "tertulia.service")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SYSTEMD_UNIT_PATH": f"{tmp_path}:"},
+    )
+    assert done.returncode == 0 and done.stdout == done.stderr == "", done.stdout + done.stderr
+    lines = [
+        line.split("=", 1)
+        for line in (DEPLOY / "cluster.conf").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    ]  # (systemd repeats keys, which configparser does not take)
+    credentials = {value.split(":")[0] for key, value in lines if key == "LoadCredential"}
+    env = {k: v for key, value in lines if key == "Environment" for k, v in _env_of(value).items()}
+    assert set(env) <= _config_keys()
+    for variable in ("TERTULIA_REDIS_PASSWORD_FILE", "TERTULIA_DATABASE_PASSWORD_FILE"):
+        folder, name = env[variable].split("/")
+        assert folder == "%d" and name in credentials
+
+
 def test_the_systemd_unit_restarts_on_failure_keeps_state_and_is_hardened():
     """StateDirectory (found by the server as $STATE_DIRECTORY), Restart=on-failure but not
     for the exit statuses that would fail again, no privileges."""
@@ -126,6 +159,15 @@ def test_the_systemd_unit_restarts_on_failure_keeps_state_and_is_hardened():
     cli.build_parser().parse_args(args)
     for key in _env_of(service["Environment"]):
         assert key in _config_keys(), key
+
+
+def test_every_exit_status_of_the_command_is_in_the_operations_table():
+    """docs/operations.md's "Exit statuses" has a row for each status `tertulia` exits with
+    (the EXIT_* constants, 2 for settings and 3 for listening)."""
+    table = (ROOT / "docs" / "operations.md").read_text().split("## Exit statuses", 1)[1]
+    rows = set(re.findall(r"(?m)^\| (\d+) \|", table))
+    statuses = {str(v) for k, v in vars(cli).items() if k.startswith("EXIT_")}
+    assert statuses | {"0", "2", "3"} <= rows, statuses - rows
 
 
 # -- the compose file and the Dockerfile ------------------------------------------------------
