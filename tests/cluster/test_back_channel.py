@@ -386,7 +386,8 @@ def test_the_compose_health_checks_of_redis_and_postgres_work_on_them(site) -> N
 
 def test_what_counts_as_refused_and_what_as_unreachable(site, tmp_path) -> None:
     """Refused: a wrong password, no password, an ACL that forbids the node's keys, a CA file
-    that is missing. Not refused (the node waits, or exits 75): nobody listening."""
+    that is missing; for an ACL user and for requirepass. Not refused (the node waits, or
+    exits 75): nobody listening."""
     from server_harness import free_port
 
     env = site.environment()
@@ -420,6 +421,16 @@ def test_what_counts_as_refused_and_what_as_unreachable(site, tmp_path) -> None:
         assert redis_access.refusal(error), repr(error)
     closed = free_port()
     assert redis_access.refusal(redis_error(f"redis://127.0.0.1:{closed}/0", None)) is None
+    # requirepass (the default user's password), plain TCP: by the URL or a file's password.
+    plain = RedisServer(free_port(), "--requirepass", "pass word").start()
+    try:
+        url = f"redis://127.0.0.1:{plain.port}/0"
+        redis_access.check(url.replace("//", "//:pass%20word@"), NAMESPACE)
+        redis_access.check(url, NAMESPACE, password="pass word")
+        assert redis_access.refusal(redis_error(url, "wrong"))
+        assert redis_access.refusal(redis_error(url, None))
+    finally:
+        plain.stop()
     assert postgres_access.refusal(postgres_error(pg_url, "wrong"))
     assert postgres_access.refusal(postgres_error(pg_url, None))
     nobody = pg_url.replace(f":{site.postgres.port}/", f":{closed}/")
