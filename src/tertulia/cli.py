@@ -9,7 +9,7 @@ import signal
 import sys
 from pathlib import Path
 
-from .server.config import LOG_LEVELS, Config
+from .server.config import LOG_LEVELS, Config, without_password
 from .version import VERSION
 
 # sysexits.h's EX_TEMPFAIL: a temporary failure, start again (the store's writer died).
@@ -18,6 +18,9 @@ EXIT_TRY_AGAIN = 75
 EXIT_BROKEN_GAME = 70
 # sysexits.h's EX_CANTCREAT: ``tertulia backup`` could not read the database or write the copy.
 EXIT_BACKUP_FAILED = 73
+# sysexits.h's EX_CONFIG: in cluster mode, Redis or PostgreSQL refused this node (its password,
+# user, ACL or TLS settings); starting again will not help until the setting is fixed.
+EXIT_REFUSED = 78
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,12 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--redis-url",
         help="cluster mode: Redis for room leases and relaying, e.g. redis://127.0.0.1:6379/0 "
+        "or rediss://user:password@host:6379/0?ssl_ca_certs=/path/ca.pem "
         "(TERTULIA_REDIS_URL; with --database-url)",
     )
     serve.add_argument(
         "--database-url",
-        help="cluster mode: the shared PostgreSQL log, postgresql://… "
-        "(TERTULIA_DATABASE_URL; with --redis-url)",
+        help="cluster mode: the shared PostgreSQL log, postgresql://user:password@host/db"
+        "?sslmode=verify-full&sslrootcert=/path/ca.pem (TERTULIA_DATABASE_URL; with "
+        "--redis-url)",
     )
     serve.add_argument(
         "--keep-days",
@@ -165,7 +170,12 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     logs.configure(json_lines=config.log_json, level=config.log_level, access_log=config.access_log)
     log = logging.getLogger("tertulia")
+    if config.cluster:
+        status = _check_back_channel(config, log)
+        if status is not None:
+            return status
     store_lost = []
+    refused: list[str] = []
 
     def stop_for_a_restart() -> None:
         # What uvicorn does on SIGTERM: close connections (clients reconnect by themselves)
@@ -173,15 +183,26 @@ def _serve(args: argparse.Namespace) -> int:
         store_lost.append(True)
         server.should_exit = True
 
-    app = create_app(config, GAMES, on_store_lost=stop_for_a_restart)
+    def stop_misconfigured(why: str) -> None:
+        refused.append(why)  # Redis refused us while we ran: stop as on SIGTERM, exit 78
+        server.should_exit = True
+
+    app = create_app(config, GAMES, on_store_lost=stop_for_a_restart, on_refused=stop_misconfigured)
     server_class = _server_class()
+    # Where the data is: the SQLite file, or in cluster mode the PostgreSQL every node shares.
+    data = str(config.db_path)
+    if config.database_url is not None:
+        data = without_password(config.database_url)
     log.info(
         "Tertulia %s is running: open %s/ (Ctrl+C stops it)",
         VERSION,
         config.base_url,
-        extra={"fields": {"version": VERSION, "url": config.base_url, "db": str(config.db_path)}},
+        extra={"fields": {"version": VERSION, "url": config.base_url, "db": data}},
     )
-    log.info("data: %s (back it up with: tertulia backup PATH)", config.db_path)
+    if config.database_url is None:
+        log.info("data: %s (back it up with: tertulia backup PATH)", data)
+    else:
+        log.info("data: PostgreSQL at %s (back it up with pg_dump: docs/cluster.md)", data)
     # uvicorn handles SIGINT and SIGTERM: it stops accepting, closes sockets, runs shutdown.
     server = server_class(uvicorn_config(app, config, access_log=config.access_log))
     # After a signal, uvicorn raises it again once it has shut down (with the handler that was
@@ -193,12 +214,61 @@ def _serve(args: argparse.Namespace) -> int:
             server.run()
     finally:
         signal.signal(signal.SIGTERM, previous)
+    if refused:
+        log.error("Tertulia stopped: %s. Fix the setting, then start it again.", refused[0])
+        return EXIT_REFUSED
     if store_lost:
         log.error("Tertulia stopped: its store's writer process died; start it again.")
         return EXIT_TRY_AGAIN
     if not server.started:
         return 3  # as uvicorn.run: it could not start (the port is taken, for one)
     return 0
+
+
+def _check_back_channel(config: Config, log: logging.Logger) -> int | None:
+    """Before a cluster node listens: may it use its PostgreSQL and its Redis? A server that
+    refuses it (password, user, ACL, TLS) is a configuration error: say which and exit 78
+    rather than try for ever. A PostgreSQL that cannot be reached exits 75 (a supervisor
+    starts the node again); a Redis that cannot be reached is waited for (the node starts,
+    answers 503 and joins once Redis answers). None: go on."""
+    from .cluster import connect as redis_access
+    from .store.postgres import access as postgres_access
+
+    assert config.redis_url is not None and config.database_url is not None
+    database, redis = without_password(config.database_url), without_password(config.redis_url)
+    try:
+        postgres_access.check(config.database_url, password=config.database_password)
+    except Exception as error:
+        why = postgres_access.refusal(error)
+        if why is not None:
+            print(
+                f"tertulia serve: PostgreSQL at {database} refused this node: {why}. Check the "
+                "user, password and TLS settings (--database-url, "
+                "TERTULIA_DATABASE_PASSWORD_FILE); starting again will not help.",
+                file=sys.stderr,
+            )
+            return EXIT_REFUSED
+        first = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
+        print(
+            f"tertulia serve: PostgreSQL at {database} cannot be reached ({first}); "
+            "start the node again once it answers.",
+            file=sys.stderr,
+        )
+        return EXIT_TRY_AGAIN
+    try:
+        redis_access.check(config.redis_url, config.redis_namespace, password=config.redis_password)
+    except Exception as error:
+        why = redis_access.refusal(error)
+        if why is not None:
+            print(
+                f"tertulia serve: Redis at {redis} refused this node: {why}. Check the user, "
+                "password, ACL and TLS settings (--redis-url, TERTULIA_REDIS_PASSWORD_FILE); "
+                "starting again will not help.",
+                file=sys.stderr,
+            )
+            return EXIT_REFUSED
+        log.warning("Redis at %s cannot be reached yet (%s); starting without it", redis, error)
+    return None
 
 
 class _Stopped(Exception):

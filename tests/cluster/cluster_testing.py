@@ -12,6 +12,7 @@ import contextlib
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -119,10 +120,13 @@ def _forget(namespace: str) -> None:
 
 
 class RedisServer:
-    """A Redis server of the test's own, on a free port, that the test may stop and start."""
+    """A Redis server of the test's own, on a free port, that the test may stop and start;
+    ``args`` are more of redis-server's options (later ones win: ``--port 0 --tls-port N``
+    makes it TLS only)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, *args: str) -> None:
         self.port = port
+        self.args = args
         self.process: subprocess.Popen | None = None
 
     @property
@@ -141,6 +145,7 @@ class RedisServer:
                 "",
                 "--appendonly",
                 "no",
+                *self.args,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -157,6 +162,145 @@ class RedisServer:
             self.process.kill()
             self.process.wait(timeout=10)
             self.process = None
+
+
+class PostgresServer:
+    """A PostgreSQL server of the test's own, made with Debian's ``initdb`` in a temporary
+    folder and removed after, so that nothing of the machine's PostgreSQL changes: password
+    (SCRAM) authentication over TCP on 127.0.0.1, and TLS with ``cert`` and ``key`` if given;
+    the test sets it up as its superuser over its Unix socket (``execute``, no password).
+
+    PostgreSQL refuses to run as root: when the test is root, the server runs as the
+    ``postgres`` user Debian's package made (or ``nobody``), in a folder given to it."""
+
+    def __init__(self, port: int, *, cert: Path | None = None, key: Path | None = None) -> None:
+        self.port = port
+        self.cert, self.key = cert, key
+        self.folder: Path | None = None
+        self.process: subprocess.Popen | None = None
+
+    @staticmethod
+    def bin(program: str) -> str:
+        found = shutil.which(program)
+        if found:
+            return found
+        versions = sorted(
+            Path("/usr/lib/postgresql").glob(f"*/bin/{program}"),
+            key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0,
+        )
+        if not versions:
+            raise RuntimeError(f"{program} not found: `make services` installs PostgreSQL")
+        return str(versions[-1])
+
+    def _user(self) -> dict[str, Any]:
+        if os.geteuid() != 0:
+            return {}
+        import pwd
+
+        for name in ("postgres", "nobody"):
+            with contextlib.suppress(KeyError):
+                entry = pwd.getpwnam(name)
+                return {"user": entry.pw_uid, "group": entry.pw_gid}
+        raise RuntimeError("no unprivileged user to run PostgreSQL as")
+
+    def start(self) -> PostgresServer:
+        import tempfile
+
+        user = self._user()
+        self.folder = Path(tempfile.mkdtemp(prefix="tertulia-pg-"))
+        data = self.folder / "data"
+        options = [
+            f"port={self.port}",
+            "listen_addresses=127.0.0.1",
+            f"unix_socket_directories={self.folder}",
+            "fsync=off",
+            "full_page_writes=off",
+            "shared_buffers=16MB",
+            "max_connections=40",
+        ]
+        if self.cert is not None and self.key is not None:
+            shutil.copy(self.cert, self.folder / "server.pem")
+            shutil.copy(self.key, self.folder / "server.key")
+            os.chmod(self.folder / "server.key", 0o600)
+            options += [
+                "ssl=on",
+                f"ssl_cert_file={self.folder / 'server.pem'}",
+                f"ssl_key_file={self.folder / 'server.key'}",
+            ]
+        if user:
+            for path in (self.folder, *self.folder.iterdir()):
+                os.chown(path, user["user"], user["group"])
+        subprocess.run(
+            [
+                self.bin("initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth-local=trust",
+                "--auth-host=scram-sha-256",
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "--locale=C",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+            **user,
+        )
+        log = (self.folder / "server.log").open("ab")
+        self.process = subprocess.Popen(
+            [self.bin("postgres"), "-D", str(data), *(f"-c{o}" for o in options)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            **user,
+        )
+        log.close()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                self.execute("SELECT 1")
+                return self
+            except Exception:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise RuntimeError(f"postgres did not start: {self.log()}") from None
+                time.sleep(0.1)
+
+    def execute(self, sql: str, params: tuple[Any, ...] = (), database: str = "postgres") -> Any:
+        """Run ``sql`` as the superuser over the Unix socket; the rows, if it returns any."""
+        import psycopg
+
+        assert self.folder is not None
+        with psycopg.connect(
+            host=str(self.folder),
+            port=self.port,
+            user="postgres",
+            dbname=database,
+            autocommit=True,
+            connect_timeout=5,
+        ) as conn:
+            cursor = conn.execute(sql, params)
+            return cursor.fetchall() if cursor.description else None
+
+    def log(self) -> str:
+        if self.folder is None or not (self.folder / "server.log").exists():
+            return ""
+        return (self.folder / "server.log").read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGINT)  # a fast shutdown
+                try:
+                    self.process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait(timeout=10)
+            self.process = None
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))

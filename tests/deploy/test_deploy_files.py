@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import hashlib
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import tomllib
 import urllib.request
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import yaml
@@ -104,6 +106,39 @@ def test_the_systemd_unit_passes_systemd_analyze_verify(tmp_path):
     assert done.returncode == 0 and done.stdout == done.stderr == "", done.stdout + done.stderr
 
 
+def test_the_cluster_drop_in_passes_systemd_analyze_verify_and_names_real_settings(tmp_path):
+    """deploy/cluster.conf, as a drop-in of the unit: `systemd-analyze verify` accepts it
+    (its %d is the credentials folder), and its variables are ones the server reads, with
+    the passwords as credentials (never in the unit)."""
+    analyze = shutil.which("systemd-analyze")
+    assert analyze, "systemd-analyze is missing: `make test` installs it (apt-get install systemd)"
+    text = (DEPLOY / "tertulia.service").read_text()
+    (tmp_path / "tertulia.service").write_text(
+        text.replace("/opt/tertulia/bin/tertulia", str(TERTULIA))
+    )
+    (tmp_path / "tertulia.service.d").mkdir()
+    shutil.copy(DEPLOY / "cluster.conf", tmp_path / "tertulia.service.d" / "cluster.conf")
+    done = subprocess.run(
+        [analyze, "verify", str(tmp_path / "tertulia.service")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SYSTEMD_UNIT_PATH": f"{tmp_path}:"},
+    )
+    assert done.returncode == 0 and done.stdout == done.stderr == "", done.stdout + done.stderr
+    lines = [
+        line.split("=", 1)
+        for line in (DEPLOY / "cluster.conf").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    ]  # (systemd repeats keys, which configparser does not take)
+    credentials = {value.split(":")[0] for key, value in lines if key == "LoadCredential"}
+    env = {k: v for key, value in lines if key == "Environment" for k, v in _env_of(value).items()}
+    assert set(env) <= _config_keys()
+    for variable in ("TERTULIA_REDIS_PASSWORD_FILE", "TERTULIA_DATABASE_PASSWORD_FILE"):
+        folder, name = env[variable].split("/")
+        assert folder == "%d" and name in credentials
+
+
 def test_the_systemd_unit_restarts_on_failure_keeps_state_and_is_hardened():
     """StateDirectory (found by the server as $STATE_DIRECTORY), Restart=on-failure but not
     for the exit statuses that would fail again, no privileges."""
@@ -111,7 +146,7 @@ def test_the_systemd_unit_restarts_on_failure_keeps_state_and_is_hardened():
     assert service["Restart"] == "on-failure"
     assert service["StateDirectory"] == "tertulia"
     prevented = set(service["RestartPreventExitStatus"].split())
-    assert prevented == {"2", str(cli.EXIT_BROKEN_GAME)}
+    assert prevented == {"2", str(cli.EXIT_BROKEN_GAME), str(cli.EXIT_REFUSED)}
     assert str(cli.EXIT_TRY_AGAIN) not in prevented
     for option in ("NoNewPrivileges", "ProtectHome", "PrivateTmp", "PrivateDevices"):
         assert service[option] == "yes", option
@@ -126,6 +161,15 @@ def test_the_systemd_unit_restarts_on_failure_keeps_state_and_is_hardened():
         assert key in _config_keys(), key
 
 
+def test_every_exit_status_of_the_command_is_in_the_operations_table():
+    """docs/operations.md's "Exit statuses" has a row for each status `tertulia` exits with
+    (the EXIT_* constants, 2 for settings and 3 for listening)."""
+    table = (ROOT / "docs" / "operations.md").read_text().split("## Exit statuses", 1)[1]
+    rows = set(re.findall(r"(?m)^\| (\d+) \|", table))
+    statuses = {str(v) for k, v in vars(cli).items() if k.startswith("EXIT_")}
+    assert statuses | {"0", "2", "3"} <= rows, statuses - rows
+
+
 # -- the compose file and the Dockerfile ------------------------------------------------------
 
 
@@ -136,10 +180,10 @@ def _config_keys() -> set[str]:
 
 
 def test_the_compose_file_is_valid_and_names_only_what_tertulia_reads():
-    """One node behind Caddy: it builds deploy/Dockerfile, keeps /data (the Dockerfile's
-    volume) in a named volume, sets only variables the server reads, and believes
-    X-Forwarded-For from exactly the subnet Caddy is on. With Docker's compose plugin at
-    hand, ``docker compose config`` must accept it too."""
+    """One node behind Caddy (the default profile): it builds deploy/Dockerfile, keeps /data
+    (the Dockerfile's volume) in a named volume, sets only variables the server reads, and
+    believes X-Forwarded-For from exactly the subnet Caddy is on. With Docker's compose
+    plugin at hand, ``docker compose config`` must accept it too, with either profile."""
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     tertulia, caddy = compose["services"]["tertulia"], compose["services"]["caddy"]
     build = tertulia["build"]
@@ -164,12 +208,13 @@ def test_the_compose_file_is_valid_and_names_only_what_tertulia_reads():
         docker
         and subprocess.run([docker, "compose", "version"], capture_output=True).returncode == 0
     ):
-        done = subprocess.run(
-            [docker, "compose", "-f", str(DEPLOY / "compose.yaml"), "config", "-q"],
-            capture_output=True,
-            text=True,
-        )
-        assert done.returncode == 0, done.stderr
+        for profile in ([], ["--profile", "cluster"]):
+            done = subprocess.run(
+                [docker, "compose", "-f", str(DEPLOY / "compose.yaml"), *profile, "config", "-q"],
+                capture_output=True,
+                text=True,
+            )
+            assert done.returncode == 0, done.stderr
 
 
 def test_the_dockerfile_is_small_not_root_and_checks_healthz():
@@ -196,6 +241,213 @@ def test_the_dockerfile_is_small_not_root_and_checks_healthz():
     cli.build_parser().parse_args(cmd[1:])
     ignored = (ROOT / ".dockerignore").read_text()
     assert "!src/" in ignored and "!constraints.txt" in ignored
+
+
+# -- the compose file's cluster profile ------------------------------------------------------
+
+
+def _compose() -> dict:
+    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+def _profiles(compose: dict) -> dict[str, set[str]]:
+    profiles: dict[str, set[str]] = {}
+    for name, service in compose["services"].items():
+        for profile in service.get("profiles", [""]):
+            profiles.setdefault(profile, set()).add(name)
+    return profiles
+
+
+def test_the_default_profile_is_one_node_and_the_cluster_profile_two_behind_a_proxy():
+    """deploy/.env makes a plain `docker compose up` start the one node and its Caddy (the
+    "single" profile); `--profile cluster` starts PostgreSQL, Redis, two nodes and a Caddy in
+    front instead. No service is in both, and none is in neither (a service without a profile
+    would start with either)."""
+    compose = _compose()
+    dotenv = dict(
+        line.split("=", 1)
+        for line in (DEPLOY / ".env").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    )
+    assert dotenv == {"COMPOSE_PROFILES": "single"}
+    assert _profiles(compose) == {
+        "single": {"tertulia", "caddy"},
+        "cluster": {"node-1", "node-2", "proxy", "postgres", "redis"},
+    }
+    services = compose["services"]
+    proxy, caddy = services["proxy"], services["caddy"]
+    assert proxy["image"] == caddy["image"] and proxy["ports"] == caddy["ports"]
+    assert proxy["volumes"] == caddy["volumes"]  # the same Caddyfile and certificates
+    port = _env_of(" ".join(args for op, args in _dockerfile() if op == "ENV"))["TERTULIA_PORT"]
+    upstreams = proxy["environment"]["TERTULIA_UPSTREAM"].split()
+    assert upstreams == [f"node-1:{port}", f"node-2:{port}"]
+    assert set(proxy["depends_on"]) == {"node-1", "node-2"}
+    caddyfile = (DEPLOY / "Caddyfile").read_text()
+    for needed in ("lb_policy round_robin", "health_uri /healthz", "lb_try_duration"):
+        assert needed in caddyfile, needed
+    caddy_program = shutil.which("caddy")
+    if caddy_program:  # with Caddy at hand, it must read the file as two upstreams
+        done = subprocess.run(
+            [caddy_program, "adapt", "--config", str(DEPLOY / "Caddyfile")],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "TERTULIA_UPSTREAM": " ".join(upstreams)},
+        )
+        assert done.returncode == 0, done.stderr
+        handler = json.loads(done.stdout)["apps"]["http"]["servers"]["srv0"]["routes"][0]
+        text = json.dumps(handler)
+        assert '"policy": "round_robin"' in text and '"uri": "/healthz"' in text
+        assert all(f'"dial": "{u}"' in text for u in upstreams)
+
+
+def test_the_cluster_nodes_are_set_up_as_docs_cluster_md_says(tmp_path):
+    """Both nodes: the image with the cluster extra, both URLs (TLS on both, the certificate
+    checked against our CA), the passwords from secret files, the lease, the public URL and
+    the proxy's subnet trusted; they start once PostgreSQL and Redis are healthy, are
+    healthy themselves when /healthz says so, and reach the back end on a network of its own
+    that leads nowhere else. Config accepts the whole environment."""
+    compose = _compose()
+    services = compose["services"]
+    node = services["node-1"]
+    assert services["node-2"] == node
+    assert node["build"]["args"]["EXTRAS"] == "[cluster]"
+    assert ("ARG", 'EXTRAS=""') in _dockerfile()
+    assert any(op == "RUN" and '".${EXTRAS}"' in args for op, args in _dockerfile())
+    assert node["image"] != services["tertulia"]["image"]
+    environment = node["environment"]
+    assert set(environment) <= _config_keys()
+    for key in ("TERTULIA_REDIS_URL", "TERTULIA_DATABASE_URL", "TERTULIA_LEASE_SECONDS"):
+        assert key in environment, key
+    redis_url, database_url = (
+        environment["TERTULIA_REDIS_URL"],
+        environment["TERTULIA_DATABASE_URL"],
+    )
+    assert redis_url.startswith("rediss://") and "ssl_ca_certs=/run/secrets/" in redis_url
+    assert "sslmode=verify-full" in database_url and "sslrootcert=/run/secrets/" in database_url
+    # Each secret file the environment names is mounted; stand-ins here, to parse it all.
+    local = {}
+    for name in node["secrets"]:
+        (tmp_path / name).write_text(f"{name}-value\n")
+        local[f"/run/secrets/{name}"] = str(tmp_path / name)
+    for value in environment.values():
+        for path in re.findall(r"/run/secrets/\w+", value):
+            assert path in local, f"{path} is not one of the node's secrets"
+
+    def here(value: str) -> str:
+        for path, there in local.items():
+            value = value.replace(path, there)
+        return value.replace("${TERTULIA_DOMAIN:-localhost}", "x.org")
+
+    config = Config.from_env({key: here(value) for key, value in environment.items()})
+    assert config.cluster and config.lease_seconds == 4.0
+    assert config.redis_password == "redis_password-value"
+    assert config.database_password == "postgres_password-value"
+    assert config.public_url == "https://x.org"
+    (subnet,) = [c["subnet"] for c in compose["networks"]["front"]["ipam"]["config"]]
+    assert environment["TERTULIA_TRUSTED_PROXIES"] == subnet
+    assert node["depends_on"] == {
+        "postgres": {"condition": "service_healthy"},
+        "redis": {"condition": "service_healthy"},
+    }
+    assert "/healthz" in " ".join(node["healthcheck"]["test"])
+    assert node["restart"] == "unless-stopped" and node["stop_grace_period"] == "30s"
+    assert set(node["networks"]) == {"front", "back"}
+    assert compose["networks"]["back"]["internal"] is True
+    for backend in ("postgres", "redis"):
+        assert services[backend]["networks"] == ["back"] and "ports" not in services[backend]
+
+
+def test_postgres_and_redis_have_health_checks_passwords_and_tls():
+    """PostgreSQL: pg_isready over TCP, the user and database of the nodes' URL, its password
+    a secret file, TLS on with its own certificate. Redis: `redis-cli ping` over TLS as a
+    PING-only user, a TLS port and no plain one, the ACL file of make-secrets.sh, nothing
+    on disk. (tests/cluster/test_back_channel.py runs these commands, outside containers.)"""
+    compose = _compose()
+    services = compose["services"]
+    postgres, redis = services["postgres"], services["redis"]
+    url = urlsplit(services["node-1"]["environment"]["TERTULIA_DATABASE_URL"])
+    environment = postgres["environment"]
+    assert (url.hostname, url.port, url.path) == (
+        "postgres",
+        5432,
+        f"/{environment['POSTGRES_DB']}",
+    )
+    assert url.username == environment["POSTGRES_USER"]
+    assert environment["POSTGRES_PASSWORD_FILE"] == "/run/secrets/postgres_password"
+    assert "pg_isready" in postgres["healthcheck"]["test"]
+    assert "127.0.0.1" in postgres["healthcheck"]["test"]
+    script = " ".join(postgres["command"])
+    for needed in ("ssl=on", "ssl_cert_file=/run/secrets/postgres_cert", "docker-entrypoint.sh"):
+        assert needed in script, needed
+    assert "postgres-data:/var/lib/postgresql/data" in postgres["volumes"]
+    command = redis["command"]
+    option = dict(zip(command[1::2], command[2::2], strict=True))
+    assert command[0] == "redis-server" and option["--port"] == "0"
+    assert urlsplit(services["node-1"]["environment"]["TERTULIA_REDIS_URL"]).port == int(
+        option["--tls-port"]
+    )
+    assert option["--aclfile"] == "/run/secrets/redis_users"
+    assert option["--save"] == "" and option["--appendonly"] == "no"
+    check = " ".join(redis["healthcheck"]["test"])
+    assert "redis-cli --tls" in check and "ping" in check and "grep -q PONG" in check
+    for service in (postgres, redis):
+        for path in re.findall(r"/run/secrets/\w+", json.dumps(service)):
+            assert path.rsplit("/", 1)[1] in service["secrets"], path
+        assert service["restart"] == "unless-stopped"
+
+
+def test_no_secret_is_written_in_the_compose_file():
+    """Every password is a file of deploy/secrets/ (made by make-secrets.sh, ignored by git)
+    mounted as a Compose secret: no URL with a password in it, no variable that holds one
+    (a *PASSWORD* variable must be a *_FILE naming a secret), no requirepass."""
+    compose = _compose()
+    assert set(compose["secrets"]) >= {"redis_password", "postgres_password", "redis_users"}
+    for name, secret in compose["secrets"].items():
+        assert secret["file"].startswith("./secrets/"), name
+        ignored = subprocess.run(
+            ["git", "check-ignore", "-q", str(DEPLOY / secret["file"])], cwd=ROOT
+        )
+        assert ignored.returncode == 0, f"{secret['file']} is not ignored by git"
+    for name, service in compose["services"].items():
+        for key, value in (service.get("environment") or {}).items():
+            for url in re.findall(r"[a-z]+://\S+", value):
+                assert urlsplit(url).password is None, (name, key)
+            if re.search("PASSWORD|SECRET|TOKEN", key):
+                assert key.endswith("_FILE") and value.startswith("/run/secrets/"), (name, key)
+        # (redis-cli's `--pass healthcheck` is for a user with no password: any will do)
+        assert "requirepass" not in json.dumps(service), name
+
+
+def test_make_secrets_makes_what_the_compose_file_mounts(tmp_path):
+    """deploy/make-secrets.sh (openssl): every file the compose file's secrets name, in a
+    folder only its owner enters; Redis's ACL with the password's SHA-256 (not the password)
+    and the default namespace's keys and channels; certificates signed by the CA for the
+    compose services' names (and 127.0.0.1); a second run changes nothing."""
+    folder = tmp_path / "secrets"
+    subprocess.run(["sh", str(DEPLOY / "make-secrets.sh"), str(folder)], check=True, timeout=60)
+    compose = _compose()
+    wanted = {Path(secret["file"]).name for secret in compose["secrets"].values()}
+    assert wanted <= {path.name for path in folder.iterdir()}
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert (folder / "ca.key").stat().st_mode & 0o777 == 0o600
+    password = (folder / "redis_password").read_text().strip()
+    assert re.fullmatch(r"[0-9a-f]{64}", password)
+    acl = (folder / "redis_users.acl").read_text()
+    digest = hashlib.sha256(password.encode()).hexdigest()
+    assert f"user tertulia on #{digest} ~tertulia:* &tertulia:*" in acl and password not in acl
+    assert "user default off" in acl
+    for name in ("redis", "postgres"):
+        for host in (["-verify_hostname", name], ["-verify_ip", "127.0.0.1"]):
+            done = subprocess.run(
+                ["openssl", "verify", "-CAfile", str(folder / "ca.pem"), *host,
+                 str(folder / f"{name}.pem")],
+                capture_output=True,
+                text=True,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stdout + done.stderr
+    before = {path.name: path.read_bytes() for path in folder.iterdir()}
+    subprocess.run(["sh", str(DEPLOY / "make-secrets.sh"), str(folder)], check=True, timeout=60)
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == before
 
 
 # -- the proxy snippets -----------------------------------------------------------------------

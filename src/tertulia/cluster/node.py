@@ -27,6 +27,7 @@ import re
 import secrets
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -38,6 +39,7 @@ from ..rooms.room import Room
 from ..store.errors import FencedOut, UnknownRoom
 from . import wire
 from .bus import Bus
+from .connect import refusal
 from .inbound import Inbound
 from .leases import Leases, Owner
 from .relay import RelayedPeer, RemoteRoom
@@ -101,17 +103,22 @@ class ClusterRooms(Inbound):
         self._beat: asyncio.Task | None = None
         self._renewed_at = time.monotonic()  # when the leases were last known to be ours
         self.healthy = False
+        # Told why, when Redis refuses this node (credentials, ACL, certificate): a
+        # configuration error that trying again will not mend (``connect.refusal``).
+        self.on_refused: Callable[[str], None] | None = None
         manager.on_lost = self._lost  # a fenced-out append, from the room's commit path
 
     # ------------------------------------------------------------------ life
 
     async def start(self) -> None:
         """Join the cluster. With Redis unreachable the node still starts (``/healthz`` says
-        503, new rooms are refused) and keeps trying."""
+        503, new rooms are refused) and keeps trying; if Redis refuses it, the first beat
+        says so (``on_refused``) once the node is running."""
         try:
             await self._beat_once()
-        except Exception:
-            log.exception("the cluster's Redis cannot be reached; trying again")
+        except Exception as error:
+            if refusal(error) is None:
+                log.exception("the cluster's Redis cannot be reached; trying again")
         self._beat = asyncio.get_running_loop().create_task(self._keep_beating())
 
     async def drain(self) -> None:
@@ -453,7 +460,12 @@ class ClusterRooms(Inbound):
                 await self._beat_once()
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as error:
+                why = refusal(error)
+                if why is not None and self.on_refused is not None:
+                    self.healthy = False
+                    self.on_refused(f"Redis refused this node: {why}")
+                    return
                 if self.healthy:
                     log.exception("the cluster's Redis cannot be reached")
                 self.healthy = False

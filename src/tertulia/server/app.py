@@ -59,10 +59,12 @@ class Tertulia:
         config: Config,
         games: dict[str, ModuleType],
         on_store_lost: Callable[[], None] | None = None,
+        on_refused: Callable[[str], None] | None = None,
     ) -> None:
         self.config = config
         self.games = games
         self.on_store_lost = on_store_lost
+        self.on_refused = on_refused
         self.metrics = Metrics(lambda: len(self.manager.rooms))
         self.cluster: ClusterRooms | None = None
         if config.database_url is None:
@@ -95,6 +97,7 @@ class Tertulia:
         self.rooms: RoomManager | ClusterRooms = self.manager
         if self.config.cluster:
             self.cluster = self.rooms = _cluster_rooms(self.config, self.manager)
+            self.cluster.on_refused = self._refused
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -102,7 +105,9 @@ class Tertulia:
             from ..store.postgres import PostgresStore
 
             store = await PostgresStore.open(
-                self.config.database_url, schema=self.config.database_schema
+                self.config.database_url,
+                schema=self.config.database_schema,
+                password=self.config.database_password,
             )
             self._build(store, Identity(await store.shared_identity_key()))
         restored = await self.manager.start(restore=self.cluster is None)
@@ -140,6 +145,15 @@ class Tertulia:
         for session in list(self.sessions):
             session.send(notice)
 
+    def _refused(self, why: str) -> None:
+        """Redis refused this node (its password, its ACL, its certificate): it cannot serve,
+        and trying again will not mend it. ``tertulia serve`` stops with exit status 78
+        (``EX_CONFIG``) for someone to fix the setting; players reconnect to other nodes."""
+        log.critical("%s; this node stops: fix its settings and start it again", why)
+        self.say_restarting()
+        if self.on_refused is not None:
+            self.on_refused(why)
+
     def _store_lost(self) -> None:
         """Nothing can be saved any more, so no change can be accepted: every room refuses
         (``server.store``) and ``/healthz`` fails. ``tertulia serve`` then stops with an error
@@ -154,8 +168,9 @@ def create_app(
     config: Config,
     games: dict[str, ModuleType] | None = None,
     on_store_lost: Callable[[], None] | None = None,
+    on_refused: Callable[[str], None] | None = None,
 ) -> Starlette:
-    state = Tertulia(config, GAMES if games is None else games, on_store_lost)
+    state = Tertulia(config, GAMES if games is None else games, on_store_lost, on_refused)
     client_files = {name: game_client_files(name) for name in state.games}
 
     @contextlib.asynccontextmanager
@@ -339,11 +354,10 @@ async def _bounded(what: str, step: Awaitable[object], seconds: float) -> None:
 
 def _cluster_rooms(config: Config, manager: RoomManager) -> ClusterRooms:
     """Cluster mode's room directory (imported only then: one process needs no Redis)."""
-    import redis.asyncio
-
+    from ..cluster.connect import client as redis_client
     from ..cluster.node import ClusterRooms
 
-    client = redis.asyncio.from_url(config.redis_url)
+    client = redis_client(config.redis_url, config.redis_password)
     cluster = ClusterRooms(
         manager, client, namespace=config.redis_namespace, lease_seconds=config.lease_seconds
     )

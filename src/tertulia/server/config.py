@@ -6,6 +6,7 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .addresses import Network, default_origins, origin_of, parse_networks
 from .guard import Limits
@@ -33,6 +34,28 @@ def parse_delay(text: str) -> tuple[float, float]:
         return float(low), float(high or low)
     except ValueError:
         raise ValueError(f"--bot-delay must be MIN-MAX seconds, got {text!r}") from None
+
+
+def read_secret(path: str, variable: str) -> str:
+    """A password kept in a file of its own (compose secrets, systemd credentials): the
+    file's text without its trailing newline."""
+    try:
+        text = Path(path).read_text(encoding="utf-8").rstrip("\r\n")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ValueError(f"{variable}: cannot read {path}: {reason}") from None
+    if not text:
+        raise ValueError(f"{variable}: {path} is empty")
+    return text
+
+
+def without_password(url: str) -> str:
+    """``url`` fit to print: its password, if it has one, replaced by ``***``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{parts.username or ''}:***@{host}").geturl()
 
 
 @dataclass(frozen=True)
@@ -63,6 +86,10 @@ class Config:
     # may take over the rooms of one that died, and how long a paused one keeps them.
     lease_seconds: float = 4.0
     database_schema: str | None = None  # the log's tables in this PostgreSQL schema
+    # Passwords read from files (TERTULIA_REDIS_PASSWORD_FILE, TERTULIA_DATABASE_PASSWORD_FILE:
+    # compose secrets) rather than written in the URLs; never printed.
+    redis_password: str | None = field(default=None, repr=False)
+    database_password: str | None = field(default=None, repr=False)
     log_level: str = "info"  # one of LOG_LEVELS
     access_log: bool = False  # one log line per HTTP request (uvicorn's)
     # Finished matches and closed rooms are removed this many days after they ended; 0 keeps
@@ -138,6 +165,12 @@ class Config:
             values["database_schema"] = env["TERTULIA_DATABASE_SCHEMA"]
         if env.get("TERTULIA_DATABASE_URL"):
             values["database_url"] = env["TERTULIA_DATABASE_URL"]
+        for name, variable in (
+            ("redis_password", "TERTULIA_REDIS_PASSWORD_FILE"),
+            ("database_password", "TERTULIA_DATABASE_PASSWORD_FILE"),
+        ):
+            if env.get(variable):
+                values[name] = read_secret(env[variable], variable)
         if env.get("TERTULIA_METRICS_TOKEN"):
             values["metrics_token"] = env["TERTULIA_METRICS_TOKEN"]
         if "TERTULIA_LOG_LEVEL" in env:
@@ -172,4 +205,16 @@ class Config:
             ("postgresql://", "postgres://")
         ):
             raise ValueError("--database-url must be a postgresql:// URL")
+        if config.redis_url is not None and not config.redis_url.startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise ValueError("--redis-url must be a redis:// (or rediss://, with TLS) URL")
+        for url, password, flag, variable in (
+            (config.redis_url, config.redis_password, "--redis-url", "REDIS"),
+            (config.database_url, config.database_password, "--database-url", "DATABASE"),
+        ):
+            if url is not None and password is not None and urlsplit(url).password is not None:
+                raise ValueError(
+                    f"a password in {flag} and in TERTULIA_{variable}_PASSWORD_FILE: give one"
+                )
         return config

@@ -57,9 +57,13 @@ CREATE TABLE identity_key (
 _MIGRATION_LOCK = 0x7465_7274  # "tert"
 
 
-def connect_kwargs(schema: str | None) -> dict[str, Any]:
-    """Connection options every connection of the store uses."""
+def connect_kwargs(schema: str | None, password: str | None = None) -> dict[str, Any]:
+    """Connection options every connection of the store uses. Everything else comes from
+    the URL, which libpq reads as ``psql`` does (user and password, ``sslmode=verify-full``
+    and ``sslrootcert=``, …); ``password``, read from a file of its own, wins over one there."""
     kwargs: dict[str, Any] = {"autocommit": True}  # we issue BEGIN/COMMIT: one per batch
+    if password is not None:
+        kwargs["password"] = password
     if schema is not None:
         # The server keeps search_path for the whole session, so every statement (ours
         # unqualified) finds the store's tables in its own schema.

@@ -74,12 +74,17 @@ class PostgresStore(StoreFront):
 
     @classmethod
     async def open(
-        cls, url: str, *, schema: str | None = None, require_claim: bool = True
+        cls,
+        url: str,
+        *,
+        schema: str | None = None,
+        require_claim: bool = True,
+        password: str | None = None,
     ) -> PostgresStore:
         """Connect, create or migrate the tables (idempotent; safe when many nodes start at
-        once), and start the writer."""
+        once), and start the writer. ``password``: one kept out of ``url`` (a file's)."""
         schema = check_schema_name(schema)
-        kwargs = connect_kwargs(schema)
+        kwargs = connect_kwargs(schema, password)
         writer_conn = await psycopg.AsyncConnection.connect(url, **kwargs)
         try:
             version = await migrate(writer_conn, schema)
