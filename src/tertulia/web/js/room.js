@@ -1,6 +1,8 @@
 // The room screen (/r/CODE): join (asking for a nickname if we have none), then render the
 // latest `room` push: the lobby while room.status is "lobby", the game area while "playing"
-// or "ended" (with the host's Rematch button), and the chat beside either.
+// or "ended" (with the host's Rematch button), and the chat beside either. Around the game:
+// quick reactions (reactions.js, reaction_layer.js), sounds (sound.js), and for a first-timer
+// the rules card's offer and a line of what to do at each new step (teach.js).
 
 import { avatar, identity, setSeats } from "./avatar.js";
 import { confirmDialog, gameName, h, ht, replace, showError } from "./dom.js";
@@ -11,6 +13,10 @@ import { createLobby, nicknameOf } from "./lobby.js";
 import { screenFor } from "./games/index.js";
 import { createAlerts } from "./sound.js";
 import { cardButton, markMet, offerCard } from "./howto.js";
+import { hasPlayed, notePlayed, playedGames } from "./played.js";
+import { createReactionBar } from "./reactions.js";
+import { createReactionLayer } from "./reaction_layer.js";
+import { createTeacher } from "./teach.js";
 import { createStandIns } from "./stand_ins.js";
 import { createStepFocus } from "./step_focus.js";
 
@@ -26,6 +32,9 @@ export function mount(main, app, { code }) {
 
   const screen = h("div", { class: "room-screen" });
   replace(main, screen);
+  const teacher = createTeacher(document.getElementById("status-tip"));
+  const reactionBar = createReactionBar(app);
+  const reactionLayer = createReactionLayer(app);
 
   // ------------------------------------------------------------------ joining
   function showJoining() {
@@ -95,7 +104,7 @@ export function mount(main, app, { code }) {
   async function join(nickname) {
     showJoining();
     try {
-      await app.conn.request("join_room", { code, nickname });
+      await app.conn.request("join_room", { code, nickname, played: playedGames() });
       if (destroyed) return;
       app.conn.room = { code, nickname };
       if (app.push?.room?.code === code) render(app.push);
@@ -123,24 +132,23 @@ export function mount(main, app, { code }) {
   const howto = cardButton(() => gameInfo, { id: "room-howto" });
   howto.el.hidden = true;
   const offerSlot = h("div", { class: "howto-offer-slot" });
-  let offeredFor = null;
+  let offeredFor = null; // "<game>|lobby" or "<game>|match": where the offer was last made
   function paintHowto(room) {
     app.games().then(
       (games) => {
         if (destroyed) return;
         gameInfo = games.find((g) => g.name === room.game) ?? null;
         howto.update();
-        // Offered in the lobby only: during a match it would push the game down (the
-        // button in the head stays). A match begun with it unanswered counts as met.
-        if (room.status !== "lobby") {
-          if (offerSlot.firstChild) markMet(room.game);
-          replace(offerSlot);
-          offeredFor = null;
-          return;
-        }
-        if (offeredFor === room.game) return;
-        offeredFor = room.game;
-        replace(offerSlot, offerCard(gameInfo));
+        const here = `${room.game}|${room.status === "lobby" ? "lobby" : "match"}`;
+        if (offeredFor === here) return;
+        // Offered in the lobby, before the first round; a match begun with it unanswered
+        // counts as met. A first-timer who comes into a match already under way (a public
+        // room, a link) is offered it above the game: the server never makes them the first
+        // giver or artist, so there is a round to read it in.
+        if (offeredFor?.endsWith("|lobby") && offerSlot.firstChild) markMet(offeredFor.split("|")[0]);
+        offeredFor = here;
+        const wanted = room.status === "lobby" || (room.status === "playing" && !hasPlayed(room.game));
+        replace(offerSlot, wanted ? offerCard(gameInfo) : null);
       },
       () => {},
     );
@@ -173,6 +181,7 @@ export function mount(main, app, { code }) {
     layoutReady = true;
     chat?.destroy(); // a layout built before (then replaced by a problem) leaves its button
     chat = createChat(app);
+    chat.setPeople?.(app.push?.room);
     replace(
       screen,
       h(
@@ -183,8 +192,9 @@ export function mount(main, app, { code }) {
       ),
       h("div", { class: "room-columns" }, body, chat.el),
     );
-    // On a phone the chat button lives in the sticky status bar (hidden on a wide screen).
-    document.getElementById("status-bar")?.append(chat.toggle);
+    // On a phone the chat button lives in the sticky status bar (hidden on a wide screen);
+    // the reactions beside it (shown during a match).
+    document.getElementById("status-bar")?.append(reactionBar.el, chat.toggle);
   }
 
   function paintTitle(room) {
@@ -216,9 +226,13 @@ export function mount(main, app, { code }) {
   function ctxFor(staticData) {
     return {
       staticData,
+      screen: false,
       send: (action, { background = false } = {}) => {
-        if (!background) alerts?.acted();
-        return app.conn.act(action);
+        if (background) return app.conn.act(action);
+        alerts?.acted();
+        const result = app.conn.act(action);
+        result.then(() => teacher.acted(), () => {});
+        return result;
       },
       // Would `action` be accepted now? Resolves, or rejects with the refusal; changes nothing.
       check: (action) => app.conn.request("check", { action }),
@@ -241,11 +255,12 @@ export function mount(main, app, { code }) {
       game.handle.update(push);
       game.focus.update(push.view);
       alerts?.update(push);
+      teacher.update(push);
       return;
     }
     if (gameLoading) return; // the newest push is rendered when loading ends
     dropLobby();
-    replace(body, rematchBox, standIns.el, gameHost); // the way on first: the podium is long
+    replace(body, offerSlot, rematchBox, standIns.el, gameHost); // the way on first: the podium is long
     gameLoading = Promise.all([screenFor(name, app.games()), staticDataOf(name)]);
     const [module, staticData] = await gameLoading;
     gameLoading = null;
@@ -253,13 +268,14 @@ export function mount(main, app, { code }) {
     replace(gameHost);
     const element = h("div", { class: "game-screen" });
     gameHost.append(element);
-    alerts = createAlerts(() => app.conn.serverNow(), { quietToDos: module.quietToDos });
+    alerts = createAlerts(() => app.conn.serverNow(), { quietToDos: module.quietToDos, soundEvents: module.soundEvents });
     const handle = module.mount(element, ctxFor(staticData));
     game = { name, handle, element, focus: createStepFocus(element) };
     handle.update(app.push);
     game.focus.update(app.push.view);
     // A to-do already there when this page came (a reload, a rejoin) is no news to beep.
     alerts.update(app.push, { quiet: !started });
+    teacher.update(app.push);
   }
 
   /** `static` of game `name` from the games list app.js fetched once ({} without it). */
@@ -276,6 +292,7 @@ export function mount(main, app, { code }) {
   function dropGame() {
     alerts?.stop();
     alerts = null;
+    teacher.stop();
     if (!game) return;
     try {
       game.handle.unmount();
@@ -299,7 +316,14 @@ export function mount(main, app, { code }) {
     buildLayout();
     announceChanges(push);
     const started = previous?.room?.status === "lobby";
+    // A match of this game seen to its end while seated: played (sent with every join from
+    // now on, as the server counts it for this seat).
+    const mySeat = push.room.seats.find((s) => s.id === app.conn.player);
+    if (previous?.room?.status === "playing" && push.room.status === "ended" && mySeat && !mySeat.spectator) notePlayed(push.room.game);
     previous = push;
+    chat.setPeople?.(push.room);
+    // Reactions during a match and at its podium, where this seat may chat.
+    reactionBar.setAllowed(push.room.status !== "lobby" && push.view?.you?.may_chat !== false);
     paintTitle(push.room);
     paintHowto(push.room);
     const room = push.room;
@@ -341,6 +365,7 @@ export function mount(main, app, { code }) {
       if (String(error?.code || "").startsWith("connection.")) return;
       app.conn.forgetRoom(code);
       showProblem(error);
+      reactionBar.setAllowed(false);
       layoutReady = false;
       chat?.destroy();
       chat = null;
@@ -377,6 +402,9 @@ export function mount(main, app, { code }) {
     unmount() {
       destroyed = true;
       setGameInPlay(null);
+      teacher.stop();
+      reactionBar.destroy();
+      reactionLayer.destroy();
       for (const fn of cleanups) fn();
       dropLobby();
       dropGame();
