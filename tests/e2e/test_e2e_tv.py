@@ -149,6 +149,14 @@ def test_a_shared_screen_through_a_pitacor_match_shows_no_secret_and_the_seats_r
         cy.locator("#reaction-row [data-kind=fire]").click()
     expect(cy.locator("#reaction-note")).to_have_text("Slow down a little.")
     shoot(tv, shots, "pitacor-podium", audit)
+    # Seated to the end of a match: this browser has played Pitacor, and says so on its way
+    # back into a room (the automatic rejoin included); the screen has played nothing.
+    assert ana.evaluate("localStorage.getItem('tertulia.played')") == '["pitacor"]'
+    sent: list[str] = []
+    ana.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(str(p))))
+    ana.reload()
+    ana.locator("#pitacor-podium").wait_for()
+    assert any('"join_room"' in m and '"played":["pitacor"]' in m.replace(" ", "") for m in sent)
 
     # Before the reveal: not one candidate, not the target, not a hidden marker.
     reveal = frames.first('"round.revealed"')

@@ -4,7 +4,9 @@
 // come back like everyone else's (reaction_layer.js shows them).
 //
 // The bar sits in the sticky status bar: on a wide screen the six buttons in a row, on a
-// phone one button that opens them. It is closed where chat is closed (`view.you.may_chat`: a
+// phone one button that opens them, there while the player has nothing to do but look (a
+// reveal, the podium, someone else's turn): the status line needs the room of a phone's bar
+// when it says what to do (two lines at most, issue 30). It is closed where chat is closed (`view.you.may_chat`: a
 // reaction is a hint as much as a line), and a refusal (too fast) is said quietly beside it.
 
 import { h, label, showError } from "./dom.js";
@@ -78,10 +80,12 @@ export function createReactionBar(app) {
 
   return {
     el,
-    /** Offer the reactions or not (a match on screen, and chat open for this seat). */
-    setAllowed(allowed) {
+    /** Offer the reactions or not (a match on screen, and chat open for this seat);
+     * `busy`: this seat has something to do now (a phone keeps its bar for the status). */
+    setAllowed(allowed, { busy = false } = {}) {
       el.hidden = !allowed;
-      if (!allowed) setOpen(false);
+      el.classList.toggle("busy", busy);
+      if (!allowed || (busy && el.classList.contains("open") && !el.contains(document.activeElement))) setOpen(false);
     },
     destroy() {
       clearTimeout(noteTimer);

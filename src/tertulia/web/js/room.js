@@ -270,7 +270,7 @@ export function mount(main, app, { code }) {
     gameHost.append(element);
     alerts = createAlerts(() => app.conn.serverNow(), { quietToDos: module.quietToDos, soundEvents: module.soundEvents });
     const handle = module.mount(element, ctxFor(staticData));
-    game = { name, handle, element, focus: createStepFocus(element) };
+    game = { name, handle, element, focus: createStepFocus(element), quiet: module.quietToDos };
     handle.update(app.push);
     game.focus.update(app.push.view);
     // A to-do already there when this page came (a reload, a rejoin) is no news to beep.
@@ -323,7 +323,10 @@ export function mount(main, app, { code }) {
     previous = push;
     chat.setPeople?.(push.room);
     // Reactions during a match and at its podium, where this seat may chat.
-    reactionBar.setAllowed(push.room.status !== "lobby" && push.view?.you?.may_chat !== false);
+    const todo = push.room.status === "playing" ? push.view?.you?.to_do : null;
+    reactionBar.setAllowed(push.room.status !== "lobby" && push.view?.you?.may_chat !== false, {
+      busy: Boolean(todo) && !(game?.quiet || []).includes(todo),
+    });
     paintTitle(push.room);
     paintHowto(push.room);
     const room = push.room;

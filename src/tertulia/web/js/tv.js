@@ -104,10 +104,10 @@ export function mount(main, app, { code }) {
     tx(status, "tv.opening", { code });
     replace(body);
     app.conn.room = null; // a screen is in no seat: after a reconnection, it opens again
-    app.conn.screen = { code };
     try {
       await app.conn.request("open_screen", { code });
       if (destroyed) return;
+      app.conn.screen = { code }; // from now on, every new socket opens it again
       if (app.push?.room?.code === code) render(app.push);
     } catch (error) {
       if (!destroyed) showProblem(error);
