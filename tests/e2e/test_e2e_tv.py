@@ -218,11 +218,12 @@ def test_a_shared_screen_through_a_haiclue_game_shows_no_card_rack_or_draft(play
     frames = ScreenFrames()
     tv = open_tv(player, server, code, frames)
     tv.locator("#haiclue").wait_for()
+    audit = Audit()
     haiclue.wait_for(tv, phase="build")
     first_rack = set(haiclue.rack(ana)) - set(haiclue.target_words(ana))
     # A draft kept while building (the server has it) is the builder's alone.
     ana.locator("#hc-rack .hc-tile").nth(0).click()
-    shoot(tv, shots, "haiclue-build")
+    shoot(tv, shots, "haiclue-build", audit)
     shot = {"guess": False, "reveal": False}
     rng = random.Random(5)
     while haiclue.screen(tv).get_attribute("data-phase") != "ended":
@@ -231,11 +232,12 @@ def test_a_shared_screen_through_a_haiclue_game_shows_no_card_rack_or_draft(play
         phase = haiclue.screen(tv).get_attribute("data-phase")
         if phase in shot and not shot[phase]:
             shot[phase] = True
-            shoot(tv, shots, f"haiclue-{phase}")
+            shoot(tv, shots, f"haiclue-{phase}", audit)
         tv.wait_for_timeout(100)
     expect(tv.locator("#hc-recap")).to_be_visible()
-    shoot(tv, shots, "haiclue-end")
+    shoot(tv, shots, "haiclue-end", audit)
     no_secret_in_frames(frames)
+    audit.check()
     # Ana's first rack: no word of it reached the screen before it was played or shown.
     early = frames.words_shown(until=frames.first('"clue.read"'))
     assert not first_rack & early, f"Ana's tiles reached the screen early: {first_rack & early}"
@@ -255,6 +257,7 @@ def test_a_shared_screen_through_a_pinto_match_never_shows_a_title_before_its_tu
     frames = ScreenFrames()
     tv = open_tv(player, server, code, frames)
     pinto.wait_for(tv, phase="create")
+    audit = Audit()
     titles = ["lighthouse", "octopus", "volcano"]
     for page, title in zip(pages, titles, strict=True):
         pinto.write_title(page, title)
@@ -270,12 +273,13 @@ def test_a_shared_screen_through_a_pinto_match_never_shows_a_title_before_its_tu
         pinto.wait_for(tv, phase="judge", judged=k)
         if k == 0:
             expect(tv.locator("#pn-title-reveal")).to_be_visible()
-            shoot(tv, shots, "pinto-judge")
+            shoot(tv, shots, "pinto-judge", audit)
         for page in pages:
             pinto.accept_marks(page)
     pinto.wait_for(tv, phase="ended")
-    shoot(tv, shots, "pinto-album")
+    shoot(tv, shots, "pinto-album", audit)
     no_secret_in_frames(frames)
+    audit.check()
     for artist, title in zip(ids, titles, strict=True):
         first = frames.first(f'"{title}"')
         up = frames.first_picture(

@@ -12,8 +12,8 @@ import { createChat } from "./chat.js";
 import { createLobby, nicknameOf } from "./lobby.js";
 import { screenFor } from "./games/index.js";
 import { createAlerts } from "./sound.js";
-import { cardButton, markMet, offerCard } from "./howto.js";
-import { hasPlayed, notePlayed, playedGames } from "./played.js";
+import { notePlayed, playedGames } from "./played.js";
+import { createRoomHowto } from "./room_howto.js";
 import { createReactionBar } from "./reactions.js";
 import { createReactionLayer } from "./reaction_layer.js";
 import { createTeacher } from "./teach.js";
@@ -126,33 +126,8 @@ export function mount(main, app, { code }) {
   const gameHost = h("div", { class: "game-area", id: "game-area" });
   const standIns = createStandIns(app); // "play for them", above the game
   let layoutReady = false;
-  // The room's game's rules card: a button in the head (lobby and match), and once, for a
-  // player who never met this game, an offer above the room.
-  let gameInfo = null;
-  const howto = cardButton(() => gameInfo, { id: "room-howto" });
-  howto.el.hidden = true;
-  const offerSlot = h("div", { class: "howto-offer-slot" });
-  let offeredFor = null; // "<game>|lobby" or "<game>|match": where the offer was last made
-  function paintHowto(room) {
-    app.games().then(
-      (games) => {
-        if (destroyed) return;
-        gameInfo = games.find((g) => g.name === room.game) ?? null;
-        howto.update();
-        const here = `${room.game}|${room.status === "lobby" ? "lobby" : "match"}`;
-        if (offeredFor === here) return;
-        // Offered in the lobby, before the first round; a match begun with it unanswered
-        // counts as met. A first-timer who comes into a match already under way (a public
-        // room, a link) is offered it above the game: the server never makes them the first
-        // giver or artist, so there is a round to read it in.
-        if (offeredFor?.endsWith("|lobby") && offerSlot.firstChild) markMet(offeredFor.split("|")[0]);
-        offeredFor = here;
-        const wanted = room.status === "lobby" || (room.status === "playing" && !hasPlayed(room.game));
-        replace(offerSlot, wanted ? offerCard(gameInfo) : null);
-      },
-      () => {},
-    );
-  }
+  const roomHowto = createRoomHowto(app); // the rules card's button, and a first-timer's offer
+  const offerSlot = roomHowto.offerSlot;
 
   rematchButton.addEventListener("click", () =>
     app.conn.request("rematch").then(() => showError(rematchError, null), (error) => showError(rematchError, error)),
@@ -188,7 +163,7 @@ export function mount(main, app, { code }) {
         "div",
         { class: "room-head" },
         title,
-        h("div", { class: "room-head-tools" }, howto.el, leaveButton),
+        h("div", { class: "room-head-tools" }, roomHowto.button, leaveButton),
       ),
       h("div", { class: "room-columns" }, body, chat.el),
     );
@@ -328,7 +303,7 @@ export function mount(main, app, { code }) {
       busy: Boolean(todo) && !(game?.quiet || []).includes(todo),
     });
     paintTitle(push.room);
-    paintHowto(push.room);
+    roomHowto.update(push.room);
     const room = push.room;
     const amHost = room.host === app.conn.player;
     if (room.status === "lobby") {
@@ -406,6 +381,7 @@ export function mount(main, app, { code }) {
       destroyed = true;
       setGameInPlay(null);
       teacher.stop();
+      roomHowto.destroy();
       reactionBar.destroy();
       reactionLayer.destroy();
       for (const fn of cleanups) fn();
