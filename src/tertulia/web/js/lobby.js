@@ -176,14 +176,14 @@ export function createLobby(app) {
       ? ht("button", { type: "button", class: "ghost", onclick: () => navigator.share({ url: link, title: "Tertulia" }).catch(() => {}) }, "lobby.share")
       : null;
     // "Show on a TV": the room's shared screen (tv.js), in a new tab or on another device.
-    const tvQr = tx(h("img", { src: `/tv/${encodeURIComponent(code)}/qr.svg`, class: "qr", width: 160, height: 160 }), "lobby.tv_qr_alt", { code }, "alt");
+    const tvQr = tx(h("img", { src: `/tv/${encodeURIComponent(code)}/qr.svg`, class: "tv-share-qr", id: "tv-share-qr", width: 160, height: 160 }), "lobby.tv_qr_alt", { code }, "alt");
     const tv = h(
       "div",
       { class: "tv-share", id: "tv-share" },
       ht("h3", {}, "lobby.tv_title"),
       ht("p", { class: "hint" }, "lobby.tv_hint"),
       ht("a", { href: `/tv/${encodeURIComponent(code)}`, target: "_blank", rel: "noopener", class: "button-link", id: "open-tv" }, "lobby.tv_open"),
-      h("details", { class: "qr-box" }, ht("summary", {}, "lobby.tv_qr"), tvQr),
+      h("details", { class: "tv-qr-box" }, ht("summary", {}, "lobby.tv_qr"), tvQr),
     );
     replace(
       shareCard,
