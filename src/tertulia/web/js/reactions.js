@@ -3,10 +3,10 @@
 // server passes each to everyone in the room, screens included, and the sender sees theirs
 // come back like everyone else's (reaction_layer.js shows them).
 //
-// The bar sits in the sticky status bar: on a wide screen the six buttons in a row, on a
-// phone one button that opens them, there while the player has nothing to do but look (a
-// reveal, the podium, someone else's turn): the status line needs the room of a phone's bar
-// when it says what to do (two lines at most, issue 30). It is closed where chat is closed (`view.you.may_chat`: a
+// The bar sits in the sticky status bar on a wide screen, the six buttons in a row; on a
+// phone it is one round button in the corner that opens them, there while the player has
+// nothing to do but look (a reveal, the podium, someone else's turn): the status bar keeps
+// its width for the status (two lines at most, issue 30), and a busy player's taps nothing. It is closed where chat is closed (`view.you.may_chat`: a
 // reaction is a hint as much as a line), and a refusal (too fast) is said quietly beside it.
 
 import { h, label, showError } from "./dom.js";

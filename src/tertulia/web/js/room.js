@@ -32,7 +32,10 @@ export function mount(main, app, { code }) {
 
   const screen = h("div", { class: "room-screen" });
   replace(main, screen);
-  const teacher = createTeacher(document.getElementById("status-tip"));
+  // A first-timer's line of what to do, right above the game (the sticky status bar stays at
+  // two lines on a phone, issue 19.6).
+  const tip = h("p", { class: "status-tip", id: "status-tip", hidden: true });
+  const teacher = createTeacher(tip);
   const reactionBar = createReactionBar(app);
   const reactionLayer = createReactionLayer(app);
 
@@ -235,7 +238,7 @@ export function mount(main, app, { code }) {
     }
     if (gameLoading) return; // the newest push is rendered when loading ends
     dropLobby();
-    replace(body, offerSlot, rematchBox, standIns.el, gameHost); // the way on first: the podium is long
+    replace(body, offerSlot, rematchBox, standIns.el, tip, gameHost); // the way on first: the podium is long
     gameLoading = Promise.all([screenFor(name, app.games()), staticDataOf(name)]);
     const [module, staticData] = await gameLoading;
     gameLoading = null;

@@ -1,4 +1,4 @@
-// One short line of what to do now, under the status line, for a step (a view's
+// One short line of what to do now, right above the game, for a step (a view's
 // `you.to_do`) this browser has never done in this game (issue 29, teaching first-timers):
 // "Tap the board to zoom in, tap a cell, then Confirm." It goes once the player has done that
 // step once: they acted while it was their to-do and the to-do then moved on (kept per game in
