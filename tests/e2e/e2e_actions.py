@@ -38,6 +38,13 @@ def join_room(page: Page, nickname: str, code: str) -> None:
     page.locator("#seats").wait_for()
 
 
+def play_now(page: Page, game: str) -> None:
+    """The home page's "Play now" with computer players; a browser new to the game is shown
+    its rules card first (issue 29), which this person closes."""
+    page.locator(f"#quick-{game}").click()
+    page.locator("#howto-close").click()
+
+
 def seat_names(page: Page) -> list[str]:
     return page.locator("#seats li .name").all_inner_texts()
 

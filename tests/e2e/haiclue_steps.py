@@ -140,6 +140,21 @@ def countdown_shown(page: Page) -> bool:
     return clock.is_visible() and bool(re.fullmatch(r"\d+:\d\d", clock.inner_text()))
 
 
+def do_what_the_screen_asks(page: Page, rng: random.Random) -> None:
+    """One step of whatever the screen asks of this person now (nothing if nothing)."""
+    todo = screen(page).get_attribute("data-todo")
+    if todo == "build_clue" and page.locator("#hc-rack .hc-tile:not(.used)").count() >= 2:
+        for _ in range(2):
+            page.locator("#hc-rack .hc-tile:not(.used)").first.click()
+        page.locator("#hc-submit").click()
+        page.locator("#hc-confirm").click()
+    elif todo == "guess" and page.locator(".hc-guess").count():
+        buttons = page.locator(".hc-guess")
+        buttons.nth(rng.randrange(buttons.count())).click()
+    elif todo == "ready" and page.locator("#hc-ready:enabled").count():
+        page.locator("#hc-ready").click()
+
+
 def play_until_the_end(page: Page) -> None:
     """Whatever the screen asks of this person, do it, until the game ends (a game with quick
     computer players: TERTULIA_BOT_DELAY)."""
@@ -148,15 +163,5 @@ def play_until_the_end(page: Page) -> None:
     rng = random.Random(4)
     while root.get_attribute("data-phase") != "ended":
         assert time.monotonic() < deadline, "the Haiclue game did not end"
-        todo = root.get_attribute("data-todo")
-        if todo == "build_clue" and page.locator("#hc-rack .hc-tile").count() >= 2:
-            for i in range(2):
-                page.locator("#hc-rack .hc-tile").nth(i).click()
-            page.locator("#hc-submit").click()
-            page.locator("#hc-confirm").click()
-        elif todo == "guess" and page.locator(".hc-guess").count():
-            buttons = page.locator(".hc-guess")
-            buttons.nth(rng.randrange(buttons.count())).click()
-        elif todo == "ready" and page.locator("#hc-ready:enabled").count():
-            page.locator("#hc-ready").click()
+        do_what_the_screen_asks(page, rng)
         page.wait_for_timeout(100)

@@ -10,6 +10,7 @@ from e2e_actions import (
     a_match_where_bo_dropped,
     create_room,
     no_horizontal_scroll,
+    play_now,
     set_nickname,
 )
 from haiclue_steps import expect, play_until_the_end, rack, screen
@@ -75,7 +76,7 @@ def test_one_person_plays_a_whole_haiclue_game_from_play_now(player, artifacts):
     game started at once."""
     page = player()
     set_nickname(page, "Ana")
-    page.locator("#quick-haiclue").click()
+    play_now(page, "haiclue")
     screen(page).wait_for()
     assert rack(page)  # our own tiles: the game began without a lobby to press through
     expect()(_bot_avatars(page, "#hc-players")).to_have_count(2)

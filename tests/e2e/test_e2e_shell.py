@@ -374,7 +374,7 @@ def test_sounds_on_your_turn_and_when_time_is_almost_up_off_by_default(player):
 
     for page in pages:
         expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
-    expect(giver.locator("#sound-toggle")).to_have_attribute("aria-label", "Sounds on your turn")
+    expect(giver.locator("#sound-toggle")).to_have_attribute("aria-label", "Sounds")
     for page in (giver, hearing):
         page.locator("#sound-toggle").click()
         expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")

@@ -23,6 +23,7 @@ from e2e_actions import (
     a_match_where_bo_dropped,
     create_room,
     no_horizontal_scroll,
+    play_now,
     set_nickname,
 )
 from haiclue_steps import play_until_the_end, screen
@@ -94,7 +95,7 @@ def test_haiclue_winners_line_follows_the_language_and_the_recap_uses_a_laptops_
     and keeps them one under the other, inside the screen, on a phone."""
     page = player(viewport=LAPTOP)
     set_nickname(page, "Ana")
-    page.locator("#quick-haiclue").click()
+    play_now(page, "haiclue")
     screen(page).wait_for()
     play_until_the_end(page)
     names, one = winners_of(page)

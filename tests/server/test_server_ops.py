@@ -115,6 +115,12 @@ def test_pages_and_the_room_link_and_its_qr_code(server):
         # the link this browser used to reach the server.
         assert svg.startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')
         assert svg == room_qr_svg(server.base, code)
+        # The room's shared screen (a TV): the same page, and a QR code of its own link.
+        status, kind, _ = _get(f"{server.base}/tv/{code}")
+        assert status == 200 and kind.startswith("text/html")
+        status, kind, svg = _get(f"{server.base}/tv/{code.lower()}/qr.svg")
+        assert status == 200 and kind == "image/svg+xml"
+        assert svg == room_qr_svg(server.base, code, "tv") != room_qr_svg(server.base, code)
 
     run(go())
 

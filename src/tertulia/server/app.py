@@ -188,7 +188,9 @@ def create_app(
         code = normalize_code(request.path_params["code"])
         if code is None:
             return JSONResponse({"error": "room.unknown"}, status_code=404)
-        svg = room_qr_svg(_public_base(request, config), code)
+        # /r/CODE/qr.svg joins the room; /tv/CODE/qr.svg opens its shared screen.
+        page = "tv" if request.url.path.startswith("/tv/") else "r"
+        svg = room_qr_svg(_public_base(request, config), code, page)
         return Response(svg, media_type="image/svg+xml")
 
     async def games_info(request: Request) -> Response:
@@ -323,6 +325,8 @@ def create_app(
         Route("/", page),
         Route("/r/{code}", page),
         Route("/r/{code}/qr.svg", qr),
+        Route("/tv/{code}", page),  # the room's shared screen (js/tv.js), same page shell
+        Route("/tv/{code}/qr.svg", qr),
         Route("/api/games", games_info),
         Route("/api/rooms", rooms_info),
         Route("/api/rooms/{code}", room_info),
@@ -378,11 +382,12 @@ def game_client_files(name: str) -> dict[str, bool]:
     }
 
 
-def room_qr_svg(base: str, code: str) -> bytes:
-    """The room link as a QR code: a whole SVG document (with its namespace, or a browser will
-    not show it as an image), dark on white so it scans on the dark theme too."""
+def room_qr_svg(base: str, code: str, page: str = "r") -> bytes:
+    """The room link (``page`` "r"; "tv": its shared screen) as a QR code: a whole SVG
+    document (with its namespace, or a browser will not show it as an image), dark on white
+    so it scans on the dark theme too."""
     out = io.BytesIO()
-    segno.make(f"{base}/r/{code}", error="m").save(
+    segno.make(f"{base}/{page}/{code}", error="m").save(
         out, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False
     )
     return out.getvalue()

@@ -1,6 +1,7 @@
 // Boot: language, theme, the one connection, and the router between the two screens.
 //   /            home (nickname, create, join by code, public rooms, recent matches)
 //   /r/CODE      the room (lobby, then the game area)
+//   /tv/CODE     the room's shared screen (a TV: no seat, what everyone may see)
 // Screens get `app`, the small shared context below, and return {unmount()}.
 
 import { Connection } from "./connection.js";
@@ -10,9 +11,11 @@ import { LANGUAGES, language, loadGameStrings, onLanguageChange, preferredLangua
 import { prefs } from "./prefs.js";
 import * as home from "./home.js";
 import * as room from "./room.js";
-import { setSoundOn, soundOn } from "./sound.js";
+import * as tv from "./tv.js";
+import { setSoundOn, soundOn, useScreenSounds } from "./sound.js";
 
 const ROOM_PATH = /^\/r\/([A-Za-z0-9]{4,6})\/?$/;
+const TV_PATH = /^\/tv\/([A-Za-z0-9]{4,6})\/?$/;
 const MAX_CHAT_LINES = 200;
 
 const main = document.getElementById("main");
@@ -170,7 +173,14 @@ app.conn.on("chat", (message) => {
   app.emit("chat_line", message.line);
 });
 
+// Someone here reacted (reactions.js): shown for a moment, never kept.
+app.conn.on("reaction", (message) => app.emit("reaction", message));
+
 app.conn.on("notice", (notice) => {
+  if (notice.code === "room.closed" && app.conn.screen) {
+    app.emit("screen_closed", notice); // a shared screen says so where it is (tv.js)
+    return;
+  }
   if (notice.code === "room.kicked" || notice.code === "room.closed") {
     app.conn.forgetRoom(app.conn.room?.code);
     app.push = null;
@@ -218,6 +228,7 @@ app.conn.on("notice", (notice) => {
 
 function route() {
   const match = location.pathname.match(ROOM_PATH);
+  const tvMatch = location.pathname.match(TV_PATH);
   if (screen) screen.unmount();
   screen = null;
   replace(main);
@@ -226,6 +237,7 @@ function route() {
   // navigation, which hid the room's title after a Join far down the home page).
   window.scrollTo(0, 0);
   if (match) screen = room.mount(main, app, { code: match[1].toUpperCase() });
+  else if (tvMatch) screen = tv.mount(main, app, { code: tvMatch[1].toUpperCase() });
   else {
     // Any other path is home: say so in the address bar too (a mistyped /r/ab stays a lie).
     if (location.pathname !== "/") history.replaceState(null, "", "/");
@@ -297,7 +309,8 @@ function setupThemeToggle() {
 }
 
 function setupSoundToggle() {
-  // Off by default (UI.md): a room of phones beeping at once is nobody's idea of fun.
+  // Off by default on a seat (sound.js says why); the shared screen has its own, on.
+  if (TV_PATH.test(location.pathname)) useScreenSounds();
   const button = document.getElementById("sound-toggle");
   const paint = () => {
     button.setAttribute("aria-pressed", String(soundOn()));

@@ -1,11 +1,13 @@
 // The chat panel: the room's recent lines and an input. A side column on wide screens, a
 // drawer behind a "Chat" button on a phone. Lines are text, never HTML. What the player typed
 // stays in the box until the server has accepted it (a refusal is shown under the box and
-// goes away as soon as the text changes).
+// goes away as soon as the text changes). "Mute for me" (mute.js): a muted person's lines
+// are not shown on this screen; the panel's foot lists the people here to mute or unmute.
 
 import { avatar } from "./avatar.js";
 import { h, ht, label, replace, showError, tx } from "./dom.js";
 import { language } from "./i18n.js";
+import { isMuted, muteButton, onMuteChange } from "./mute.js";
 
 const MAX_LENGTH = 300;
 const WARN_WHEN_LEFT = 40;
@@ -38,6 +40,8 @@ export function createChat(app) {
     send,
   );
   const close = label(h("button", { type: "button", class: "icon-button chat-close" }, "×"), "chat.close");
+  const peopleList = h("ul", { class: "chat-people", id: "chat-people" });
+  const people = h("details", { class: "chat-mute", id: "chat-mute", hidden: true }, ht("summary", {}, "mute.title"), peopleList);
   const el = h(
     "aside",
     { class: "chat", id: "chat", "aria-labelledby": "chat-title" },
@@ -47,6 +51,7 @@ export function createChat(app) {
     closedWhy,
     left,
     error,
+    people,
   );
 
   // The phone's drawer button, with a count of lines that arrived while it was closed.
@@ -113,13 +118,17 @@ export function createChat(app) {
     return log.scrollHeight - log.scrollTop - log.clientHeight < 60;
   }
 
+  const muted = (l) => isMuted(app.push?.room?.code, l.player);
+
   function showHistory(lines) {
-    if (!lines.length) replace(log, ht("p", { class: "empty" }, "chat.empty"));
-    else replace(log, lines.map(line));
+    const shown = lines.filter((l) => !muted(l));
+    if (!shown.length) replace(log, ht("p", { class: "empty" }, "chat.empty"));
+    else replace(log, shown.map(line));
     log.scrollTop = log.scrollHeight;
   }
 
   function addLine(l) {
+    if (muted(l)) return;
     const stick = nearBottom();
     log.querySelector(".empty")?.remove();
     log.append(line(l));
@@ -179,13 +188,34 @@ export function createChat(app) {
     tx(closedWhy, reasonKey || "chat.not_now_placeholder");
   }
 
-  const offs = [app.on("chat_line", addLine), app.on("chat_history", showHistory)];
+  // The people here, each with a "mute for me" toggle (never oneself, never a computer
+  // player: they neither chat nor react).
+  let peopleSig = null;
+  function setPeople(room) {
+    if (!room) return;
+    const others = room.seats.filter((s) => s.id !== app.conn.player && !s.bot);
+    const sig = JSON.stringify([room.code, others.map((s) => [s.id, s.nickname])]);
+    if (sig === peopleSig) return;
+    peopleSig = sig;
+    people.hidden = !others.length;
+    replace(
+      peopleList,
+      others.map((seat) => h("li", { class: "chat-person" }, avatar(seat.id, seat.nickname, { size: "sm" }), h("span", { class: "name" }, seat.nickname), muteButton(room.code, seat).el)),
+    );
+  }
+
+  const offs = [
+    app.on("chat_line", addLine),
+    app.on("chat_history", showHistory),
+    onMuteChange(() => showHistory(app.chat)),
+  ];
   showHistory(app.chat);
 
   return {
     el,
     toggle,
     setAllowed,
+    setPeople,
     destroy() {
       for (const off of offs) off();
       toggle.remove(); // it lives outside the room's screen (the status bar)

@@ -5,13 +5,16 @@
 // - The first message is `hello` with the token from localStorage; `welcome` gives the token
 //   to keep and our public player id.
 // - When the socket drops we reconnect by ourselves with backoff, send `hello` again and, if
-//   we were in a room, `join_room` again: the next `room` push is the full current view.
+//   we were in a room, `join_room` again (with the games this browser has played): the next
+//   `room` push is the full current view. A shared screen (tv.js) sends `open_screen` again
+//   instead; so does one whose socket the server closed because its room moved (1012).
 //   Requests made while offline wait for the connection (up to REQUEST_TIMEOUT_MS); requests
 //   in flight when it dropped are refused with `connection.lost`, so the screen keeps what the
 //   player typed and they can simply send it again.
 // - Pushes (`room`, `chat`, `rooms`, `notice`, `welcome`) go to listeners: conn.on(type, fn).
 // - Status ("connecting", "online", "reconnecting") goes to conn.on("status", fn).
 
+import { playedGames } from "./played.js";
 import { prefs } from "./prefs.js";
 
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
@@ -39,6 +42,7 @@ export class Connection {
     this.player = null;
     this.seatedRoom = null; // the room the server says we hold a seat in (welcome.room)
     this.room = null; // {code, nickname}: the room to re-join after a reconnection
+    this.screen = null; // {code}: the room this tab shows as a shared screen, opened again
     this.status = "connecting";
     this.clockOffset = 0; // server clock minus ours, in seconds (from welcome and pings)
     this.nextId = 1;
@@ -125,6 +129,7 @@ export class Connection {
     this.attempt = 0;
     this.startPinging(ws);
     if (this.room) this.rejoin(ws, this.room.code, 0);
+    else if (this.screen) this.reopenScreen(ws, this.screen.code, 0);
     this.setStatus("online");
     this.emit("ready", { reconnected: wasReconnect });
     const waiting = this.queue.splice(0);
@@ -137,7 +142,7 @@ export class Connection {
    * `room.moved`, `server.busy`) is no refusal: ask again a little later, a few times. */
   rejoin(ws, code, tries) {
     const nickname = this.room?.nickname;
-    this.sendNow(ws, "join_room", { code, nickname, resume: true }).then(
+    this.sendNow(ws, "join_room", { code, nickname, resume: true, played: playedGames() }).then(
       (data) => this.emit("rejoined", { code, data }),
       (error) => {
         const still = () => ws === this.ws && this.room?.code === code;
@@ -146,6 +151,21 @@ export class Connection {
           return;
         }
         this.emit("rejoin_failed", { code, error });
+      },
+    );
+  }
+
+  /** Show room `code` as a shared screen again after a reconnection (or a room that moved). */
+  reopenScreen(ws, code, tries) {
+    this.sendNow(ws, "open_screen", { code }).then(
+      (data) => this.emit("screen_opened", { code, data }),
+      (error) => {
+        const still = () => ws === this.ws && this.screen?.code === code;
+        if (REJOIN_AGAIN.has(error?.code) && tries < REJOIN_TRIES && still()) {
+          setTimeout(() => still() && this.reopenScreen(ws, code, tries + 1), 250 * 2 ** tries);
+          return;
+        }
+        this.emit("screen_failed", { code, error });
       },
     );
   }

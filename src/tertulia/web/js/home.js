@@ -5,7 +5,8 @@ import { avatar } from "./avatar.js";
 import { gameName, h, ht, label, replace, showError } from "./dom.js";
 import { has, language, onLanguageChange, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
-import { cardButton } from "./howto.js";
+import { cardButton, hasCard, openCard, wasMet } from "./howto.js";
+import { hasPlayed, playedGames } from "./played.js";
 import { useMyLanguage } from "./room_language.js";
 
 const REFRESH_MS = 5000;
@@ -17,6 +18,12 @@ const QUICK = {
   haiclue: { bots: 2, settings: {} },
 };
 const CODE = /^[A-Za-z0-9]{4,6}$/;
+// A public room's button, by its `joining`: [words, accessible name].
+const JOINING = {
+  play: ["home.join", "home.join_room_named"],
+  next_round: ["home.join_next_round", "home.join_next_round_named"],
+  watch: ["home.watch", "home.watch_room_named"],
+};
 
 export function mount(main, app) {
   const cleanups = [];
@@ -164,6 +171,7 @@ export function mount(main, app) {
         game: gameSelect.value,
         nickname: currentNickname(),
         public: isPublic,
+        played: playedGames(),
       });
       const code = data?.room || app.push?.room?.code;
       app.conn.room = { code, nickname: currentNickname() };
@@ -209,9 +217,11 @@ export function mount(main, app) {
     showError(quickError, null);
     if (needNickname(quickError)) return;
     const quick = QUICK[game.name] || { bots: Math.max(1, (game.min_players || 2) - 1), settings: {} };
+    // A first-timer reads the rules first: the match starts at once, and its clocks with it.
+    if (!hasPlayed(game.name) && !wasMet(game.name) && hasCard(game)) await openCard(game.name);
     for (const b of quickButtons.querySelectorAll("button")) b.disabled = true;
     try {
-      const data = await app.conn.request("create_room", { game: game.name, nickname: currentNickname(), public: false });
+      const data = await app.conn.request("create_room", { game: game.name, nickname: currentNickname(), public: false, played: playedGames() });
       const code = data?.room || app.push?.room?.code;
       app.conn.room = { code, nickname: currentNickname() };
       await useMyLanguage(app.conn, game, game.defaults);
@@ -256,7 +266,7 @@ export function mount(main, app) {
     if (needNickname(joinError)) return;
     joinButton.disabled = true;
     try {
-      await app.conn.request("join_room", { code, nickname: currentNickname() });
+      await app.conn.request("join_room", { code, nickname: currentNickname(), played: playedGames() });
       app.conn.room = { code, nickname: currentNickname() };
       app.navigate(`/r/${code}`);
     } catch (error) {
@@ -304,7 +314,10 @@ export function mount(main, app) {
   }
 
   function roomRow(r) {
+    // What coming in does now (the server's `joining`): a seat, a seat from the next round,
+    // or watching (a full room, a running Haiclue).
     const full = r.max_players != null && r.players >= r.max_players;
+    const joining = JOINING[r.joining] ? r.joining : full ? "watch" : "play";
     return h(
       "li",
       { class: "room-row" },
@@ -323,8 +336,8 @@ export function mount(main, app) {
         ),
       ),
       label(
-        ht("button", { type: "button", class: full ? "" : "secondary", onclick: () => join(r.code) }, full ? "home.watch" : "home.join"),
-        "home.join_room_named",
+        ht("button", { type: "button", class: joining === "watch" ? "" : "secondary", dataset: { joining }, onclick: () => join(r.code) }, JOINING[joining][0]),
+        JOINING[joining][1],
         { code: r.code },
       ),
     );

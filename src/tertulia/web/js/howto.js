@@ -124,6 +124,11 @@ export function cardButton(getInfo, attrs = {}) {
   };
 }
 
+/** Has this browser met `game`'s card (opened it, or answered its offer)? */
+export function wasMet(game) {
+  return Boolean(prefs.get(`howto.seen.${game}`));
+}
+
 /** This browser has met `game` (its card need not be offered again). */
 export function markMet(game) {
   prefs.set(`howto.seen.${game}`, "1");

@@ -4,6 +4,7 @@
 
 import { avatar } from "./avatar.js";
 import { createBotAdder } from "./bot_adder.js";
+import { muteButton } from "./mute.js";
 import { confirmDialog, gameName, h, ht, label, replace, showError, tx } from "./dom.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { languageField, paintLanguageLine, useMyLanguage } from "./room_language.js";
@@ -116,6 +117,8 @@ export function createLobby(app) {
       ? botPill(ht("span", { class: "pill bot", "data-level": seat.level }, "lobby.bot_pill"))
       : ht("span", { class: `presence ${online ? "online" : "offline"}` }, online ? "lobby.online" : "lobby.offline");
     const controls = h("span", { class: "seat-controls" });
+    // "Mute for me": their chat lines and reactions hidden on this screen (not a bot's).
+    if (!isMe && !seat.bot) controls.append(muteButton(room.code, seat).el);
     if (amHost && room.status === "lobby") {
       const up = label(h("button", { type: "button", class: "icon-button", disabled: index === 0 }, "↑"), "lobby.move_up", { name: seat.nickname });
       const down = label(
@@ -172,6 +175,16 @@ export function createLobby(app) {
     const share = navigator.share
       ? ht("button", { type: "button", class: "ghost", onclick: () => navigator.share({ url: link, title: "Tertulia" }).catch(() => {}) }, "lobby.share")
       : null;
+    // "Show on a TV": the room's shared screen (tv.js), in a new tab or on another device.
+    const tvQr = tx(h("img", { src: `/tv/${encodeURIComponent(code)}/qr.svg`, class: "tv-share-qr", id: "tv-share-qr", width: 160, height: 160 }), "lobby.tv_qr_alt", { code }, "alt");
+    const tv = h(
+      "div",
+      { class: "tv-share", id: "tv-share" },
+      ht("h3", {}, "lobby.tv_title"),
+      ht("p", { class: "hint" }, "lobby.tv_hint"),
+      ht("a", { href: `/tv/${encodeURIComponent(code)}`, target: "_blank", rel: "noopener", class: "button-link", id: "open-tv" }, "lobby.tv_open"),
+      h("details", { class: "tv-qr-box" }, ht("summary", {}, "lobby.tv_qr"), tvQr),
+    );
     replace(
       shareCard,
       ht("h2", { id: "share-title" }, "lobby.invite"),
@@ -181,6 +194,7 @@ export function createLobby(app) {
       copied,
       share,
       h("details", { class: "qr-box" }, ht("summary", {}, "lobby.show_qr"), qr),
+      tv,
     );
   }
 

@@ -1,6 +1,8 @@
 // The room screen (/r/CODE): join (asking for a nickname if we have none), then render the
 // latest `room` push: the lobby while room.status is "lobby", the game area while "playing"
-// or "ended" (with the host's Rematch button), and the chat beside either.
+// or "ended" (with the host's Rematch button), and the chat beside either. Around the game:
+// quick reactions (reactions.js, reaction_layer.js), sounds (sound.js), and for a first-timer
+// the rules card's offer and a line of what to do at each new step (teach.js).
 
 import { avatar, identity, setSeats } from "./avatar.js";
 import { confirmDialog, gameName, h, ht, replace, showError } from "./dom.js";
@@ -10,7 +12,11 @@ import { createChat } from "./chat.js";
 import { createLobby, nicknameOf } from "./lobby.js";
 import { screenFor } from "./games/index.js";
 import { createAlerts } from "./sound.js";
-import { cardButton, markMet, offerCard } from "./howto.js";
+import { notePlayed, playedGames } from "./played.js";
+import { createRoomHowto } from "./room_howto.js";
+import { createReactionBar } from "./reactions.js";
+import { createReactionLayer } from "./reaction_layer.js";
+import { createTeacher } from "./teach.js";
 import { createStandIns } from "./stand_ins.js";
 import { createStepFocus } from "./step_focus.js";
 
@@ -26,6 +32,12 @@ export function mount(main, app, { code }) {
 
   const screen = h("div", { class: "room-screen" });
   replace(main, screen);
+  // A first-timer's line of what to do, right above the game (the sticky status bar stays at
+  // two lines on a phone, issue 19.6).
+  const tip = h("p", { class: "status-tip", id: "status-tip", hidden: true });
+  const teacher = createTeacher(tip);
+  const reactionBar = createReactionBar(app);
+  const reactionLayer = createReactionLayer(app);
 
   // ------------------------------------------------------------------ joining
   function showJoining() {
@@ -95,7 +107,7 @@ export function mount(main, app, { code }) {
   async function join(nickname) {
     showJoining();
     try {
-      await app.conn.request("join_room", { code, nickname });
+      await app.conn.request("join_room", { code, nickname, played: playedGames() });
       if (destroyed) return;
       app.conn.room = { code, nickname };
       if (app.push?.room?.code === code) render(app.push);
@@ -117,34 +129,8 @@ export function mount(main, app, { code }) {
   const gameHost = h("div", { class: "game-area", id: "game-area" });
   const standIns = createStandIns(app); // "play for them", above the game
   let layoutReady = false;
-  // The room's game's rules card: a button in the head (lobby and match), and once, for a
-  // player who never met this game, an offer above the room.
-  let gameInfo = null;
-  const howto = cardButton(() => gameInfo, { id: "room-howto" });
-  howto.el.hidden = true;
-  const offerSlot = h("div", { class: "howto-offer-slot" });
-  let offeredFor = null;
-  function paintHowto(room) {
-    app.games().then(
-      (games) => {
-        if (destroyed) return;
-        gameInfo = games.find((g) => g.name === room.game) ?? null;
-        howto.update();
-        // Offered in the lobby only: during a match it would push the game down (the
-        // button in the head stays). A match begun with it unanswered counts as met.
-        if (room.status !== "lobby") {
-          if (offerSlot.firstChild) markMet(room.game);
-          replace(offerSlot);
-          offeredFor = null;
-          return;
-        }
-        if (offeredFor === room.game) return;
-        offeredFor = room.game;
-        replace(offerSlot, offerCard(gameInfo));
-      },
-      () => {},
-    );
-  }
+  const roomHowto = createRoomHowto(app); // the rules card's button, and a first-timer's offer
+  const offerSlot = roomHowto.offerSlot;
 
   rematchButton.addEventListener("click", () =>
     app.conn.request("rematch").then(() => showError(rematchError, null), (error) => showError(rematchError, error)),
@@ -173,18 +159,20 @@ export function mount(main, app, { code }) {
     layoutReady = true;
     chat?.destroy(); // a layout built before (then replaced by a problem) leaves its button
     chat = createChat(app);
+    chat.setPeople?.(app.push?.room);
     replace(
       screen,
       h(
         "div",
         { class: "room-head" },
         title,
-        h("div", { class: "room-head-tools" }, howto.el, leaveButton),
+        h("div", { class: "room-head-tools" }, roomHowto.button, leaveButton),
       ),
       h("div", { class: "room-columns" }, body, chat.el),
     );
-    // On a phone the chat button lives in the sticky status bar (hidden on a wide screen).
-    document.getElementById("status-bar")?.append(chat.toggle);
+    // On a phone the chat button lives in the sticky status bar (hidden on a wide screen);
+    // the reactions beside it (shown during a match).
+    document.getElementById("status-bar")?.append(reactionBar.el, chat.toggle);
   }
 
   function paintTitle(room) {
@@ -216,9 +204,13 @@ export function mount(main, app, { code }) {
   function ctxFor(staticData) {
     return {
       staticData,
+      screen: false,
       send: (action, { background = false } = {}) => {
-        if (!background) alerts?.acted();
-        return app.conn.act(action);
+        if (background) return app.conn.act(action);
+        alerts?.acted();
+        const result = app.conn.act(action);
+        result.then(() => teacher.acted(), () => {});
+        return result;
       },
       // Would `action` be accepted now? Resolves, or rejects with the refusal; changes nothing.
       check: (action) => app.conn.request("check", { action }),
@@ -241,11 +233,12 @@ export function mount(main, app, { code }) {
       game.handle.update(push);
       game.focus.update(push.view);
       alerts?.update(push);
+      teacher.update(push);
       return;
     }
     if (gameLoading) return; // the newest push is rendered when loading ends
     dropLobby();
-    replace(body, rematchBox, standIns.el, gameHost); // the way on first: the podium is long
+    replace(body, offerSlot, rematchBox, standIns.el, tip, gameHost); // the way on first: the podium is long
     gameLoading = Promise.all([screenFor(name, app.games()), staticDataOf(name)]);
     const [module, staticData] = await gameLoading;
     gameLoading = null;
@@ -253,13 +246,14 @@ export function mount(main, app, { code }) {
     replace(gameHost);
     const element = h("div", { class: "game-screen" });
     gameHost.append(element);
-    alerts = createAlerts(() => app.conn.serverNow(), { quietToDos: module.quietToDos });
+    alerts = createAlerts(() => app.conn.serverNow(), { quietToDos: module.quietToDos, soundEvents: module.soundEvents });
     const handle = module.mount(element, ctxFor(staticData));
-    game = { name, handle, element, focus: createStepFocus(element) };
+    game = { name, handle, element, focus: createStepFocus(element), quiet: module.quietToDos };
     handle.update(app.push);
     game.focus.update(app.push.view);
     // A to-do already there when this page came (a reload, a rejoin) is no news to beep.
     alerts.update(app.push, { quiet: !started });
+    teacher.update(app.push);
   }
 
   /** `static` of game `name` from the games list app.js fetched once ({} without it). */
@@ -276,6 +270,7 @@ export function mount(main, app, { code }) {
   function dropGame() {
     alerts?.stop();
     alerts = null;
+    teacher.stop();
     if (!game) return;
     try {
       game.handle.unmount();
@@ -299,9 +294,19 @@ export function mount(main, app, { code }) {
     buildLayout();
     announceChanges(push);
     const started = previous?.room?.status === "lobby";
+    // A match of this game seen to its end while seated: played (sent with every join from
+    // now on, as the server counts it for this seat).
+    const mySeat = push.room.seats.find((s) => s.id === app.conn.player);
+    if (previous?.room?.status === "playing" && push.room.status === "ended" && mySeat && !mySeat.spectator) notePlayed(push.room.game);
     previous = push;
+    chat.setPeople?.(push.room);
+    // Reactions during a match and at its podium, where this seat may chat.
+    const todo = push.room.status === "playing" ? push.view?.you?.to_do : null;
+    reactionBar.setAllowed(push.room.status !== "lobby" && push.view?.you?.may_chat !== false, {
+      busy: Boolean(todo) && !(game?.quiet || []).includes(todo),
+    });
     paintTitle(push.room);
-    paintHowto(push.room);
+    roomHowto.update(push.room);
     const room = push.room;
     const amHost = room.host === app.conn.player;
     if (room.status === "lobby") {
@@ -341,6 +346,7 @@ export function mount(main, app, { code }) {
       if (String(error?.code || "").startsWith("connection.")) return;
       app.conn.forgetRoom(code);
       showProblem(error);
+      reactionBar.setAllowed(false);
       layoutReady = false;
       chat?.destroy();
       chat = null;
@@ -377,6 +383,10 @@ export function mount(main, app, { code }) {
     unmount() {
       destroyed = true;
       setGameInPlay(null);
+      teacher.stop();
+      roomHowto.destroy();
+      reactionBar.destroy();
+      reactionLayer.destroy();
       for (const fn of cleanups) fn();
       dropLobby();
       dropGame();

@@ -16,6 +16,8 @@ import { clockText, colourChip, keepFocus, paintMeter, paintPodium, paintTargets
 // Sounds (sound.js): "ready" comes to everyone looking at a reveal; carrying on, not news, so
 // no beep.
 export const quietToDos = ["ready"];
+// The table's moments that make a sound (sound.js): a clue read out, a guess, its reveal.
+export const soundEvents = { "clue.read": "clue", "guess.made": "land", "clue.scored": "reveal" };
 
 // The line at the top while this seat has something to do (view.you.to_do), as a table:
 // (view, nick, me) → [i18n key, params]. The end, watching, and waiting (status()) are the rest.
@@ -315,7 +317,8 @@ export function mount(element, ctx) {
         params = { names: winners.join(", "), count: winners.length };
       }
     } else if (v.you?.role !== "player") {
-      key = `game.haiclue.status.watching_${v.phase}`;
+      // The shared screen says what the table is doing, not "you're watching".
+      key = `game.haiclue.status.${ctx.screen ? "screen" : "watching"}_${v.phase}`;
       params = { name: nick(author) };
     } else if (todo && TO_DO_STATUS[todo]) {
       [key, params] = TO_DO_STATUS[todo](v, nick, ctx.me);

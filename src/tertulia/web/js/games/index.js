@@ -28,7 +28,11 @@
 //                           GET /api/games, e.g. Pitacor's board colours; {} without it): no
 //                           screen fetches the games list again
 // - The module may also export `quietToDos`: the "carry on" to-dos everyone gets while looking
-//   at a reveal (Haiclue's "ready", Pitacor's "next_round"), which make no beep (sound.js).
+//   at a reveal (Haiclue's "ready", Pitacor's "next_round"), which make no beep (sound.js);
+//   and `soundEvents`: event kind → sound ("clue", "land", "reveal"), the table's moments
+//   the seats (with sounds on) and the shared screen hear; the end of a match is a "win".
+// - `ctx.screen` is true on the room's shared screen (tv.js): the same module draws the
+//   picture a spectator sees, `me` is null, `send` refuses; a TV layout (css/tv.css) sizes it.
 // - `update(push)` is called right after mount and then with every `room` push while
 //   room.status is "playing" or "ended": push = {version, room, view, events, blobs}, where
 //   `blobs` holds every blob of this room received so far (the view refers to them by key). Render the

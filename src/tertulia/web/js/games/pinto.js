@@ -15,6 +15,10 @@ import { createFinal, createPlayers, createRoundResults } from "./pinto/scores.j
 import { createShow } from "./pinto/show.js";
 import { clockText, keepBlobs, keepFocus, names, nicknameOf, showTop, waitingToAccept } from "./pinto/util.js";
 
+// The table's moments that make a sound (sound.js): a drawing up for interpretation, a
+// drawing turned round, a drawing's title revealed and scored.
+export const soundEvents = { "artist.up": "clue", "drawing.revealed": "land", "drawing.scored": "reveal" };
+
 // The line at the top, as tables: (view, push, me) → [i18n key, params]. What this seat has to
 // do now (view.you.to_do) comes first; with nothing to do, what the phase is waiting for. The
 // end, a spectator and a latecomer waiting for the next round are the exceptions (status()).
@@ -119,7 +123,8 @@ export function mount(element, ctx) {
     const todo = you.to_do || null;
     let key;
     let params = {};
-    if (you.role === "spectator") key = "game.pinto.status.watching";
+    // A spectator is told they watch; the shared screen, what the table is doing.
+    if (you.role === "spectator" && !ctx.screen) key = "game.pinto.status.watching";
     else if (you.role === "waiting") key = "game.pinto.status.next_round";
     else {
       const say = (todo && TO_DO_STATUS[todo]) || PHASE_STATUS[view.phase];

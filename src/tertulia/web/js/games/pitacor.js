@@ -14,6 +14,8 @@ const EDGES = "pitacor.edges";
 // Sounds (sound.js): the next giver may start the next round while everyone looks at the
 // reveal; carrying on, not news, so no beep.
 export const quietToDos = ["next_round", "ready"];
+// The table's moments that make a sound (sound.js): a clue, a marker landing, the reveal.
+export const soundEvents = { "clue.given": "clue", "marker.placed": "land", "round.revealed": "reveal" };
 
 // The line at the top, as tables: (view, push, me) → [i18n key, params]. What this seat has to
 // do now (view.you.to_do) comes first; with nothing to do, what the phase is waiting for. The
@@ -251,7 +253,7 @@ export function mount(element, ctx) {
       ctx.announce("game.pitacor.notice.missed");
     }
     const missed = missedAt === step && !ended;
-    notice.hidden = !(missed || role === "waiting" || role === "spectator") || ended;
+    notice.hidden = !(missed || role === "waiting" || role === "spectator") || ended || ctx.screen;
     if (missed) tx(notice, "game.pitacor.notice.missed");
     else if (!notice.hidden) tx(notice, role === "waiting" ? "game.pitacor.notice.next_round" : "game.pitacor.notice.spectator");
     if (v.you && typeof v.you.may_chat === "boolean") {
