@@ -13,6 +13,7 @@ from ..games.base import Outcome, decode_action
 from ..store import FinishedMatch
 from .bot_members import BOT_ID_PREFIX, has_bots
 from .model import RoomModel, Status
+from .votes import vote_view, votes_open
 
 T = TypeVar("T")
 
@@ -40,6 +41,7 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
                 "bot": s.bot is not None,
                 "level": s.bot,
                 "stand_in": s.stand_in,
+                "hide_name": s.hide_name,
             }
             for s in room.seats
         ],
@@ -51,6 +53,11 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
         # equals a whole one at the same version (a list of connections would change with
         # no version to tell it by).
         "online": [s.player for s in room.seats if s.online and s.bot is None],
+        # Votes to remove: whether one may be started here, and the one running (who has
+        # voted, never how).
+        "votes": {"allowed": votes_open(room), "running": vote_view(room)},
+        # The page of the match on the podium (/m/<id>), once it has ended.
+        "match_page": room.match_page or None if room.status is Status.ENDED else None,
     }
 
 

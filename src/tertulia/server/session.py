@@ -67,6 +67,10 @@ _ROOM_MESSAGES = (
     p.StartMatch,
     p.Rematch,
     p.Sync,
+    p.VoteRemove,
+    p.CastVote,
+    p.AllowVotes,
+    p.HideName,
 )
 
 
