@@ -121,6 +121,7 @@ def test_list_rooms_is_a_rooms_push_then_an_ack_saying_where_one_is_seated(share
                 "max_players": 3,
                 "online": 1,
                 "host": "Ana",
+                "joining": "play",
             }
             stranger = await clients.hello("stranger")
             assert await stranger.ok("list_rooms") == {"seated": None}
