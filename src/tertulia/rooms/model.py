@@ -286,7 +286,7 @@ def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
     room.match = room.game.start(
         room.settings, players, r.seed, r.at, public=room.public, **versioned
     )
-    room.opening, room.match_page = opening, r.page
+    room.opening, room.match_page, room.match_started_at = opening, r.page, r.at
     room.hidden_names = set()
     room.status = Status.PLAYING
     for seat in room.players():  # the game starts with everyone here; tell it who is away

@@ -55,6 +55,7 @@ class RoomSnapshot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     removed: list[str]
     votes: VoteBook
     match_page: str
+    match_started_at: float
     opening: bytes | None
     hidden_names: list[str]
     match_seq: int
@@ -99,6 +100,7 @@ def snapshot_of(model: RoomModel) -> bytes:
             removed=sorted(model.removed),
             votes=model.votes,
             match_page=model.match_page,
+            match_started_at=model.match_started_at,
             opening=model.opening,
             hidden_names=sorted(model.hidden_names),
             match_seq=model.match_seq,
@@ -140,6 +142,7 @@ def restore(
         removed=set(snap.removed),
         votes=snap.votes,
         match_page=snap.match_page,
+        match_started_at=snap.match_started_at,
         opening=snap.opening,
         hidden_names=set(snap.hidden_names),
         match_seq=snap.match_seq,

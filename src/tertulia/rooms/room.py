@@ -75,7 +75,7 @@ from .model import (
     check_move,
 )
 from .reactions import check_reaction
-from .views import finished_match
+from .views import finished_match, match_log
 from .votes import VOTE_SECONDS
 
 log = logging.getLogger("tertulia.room")
@@ -503,13 +503,15 @@ class Room:
         _warm_up(self.model.game, self.model.settings)
         self._poke_bots()
         if was is Status.PLAYING and self.model.status is Status.ENDED:
-            # Taken now: a rematch may clear the match before the task runs.
-            match = finished_match(self.model, self.model.game.outcome(self.model.match), record.at)
-            _in_background(self._keep_finished_match(match))
+            # Taken now: a rematch may clear the match before the task runs. The log has
+            # every record of it already (this change is told: it is durable).
+            outcome = self.model.game.outcome(self.model.match)
+            match = finished_match(self.model, outcome, record.at)
+            _in_background(self._keep_finished_match(match, match_log(self.model, self.seq)))
 
-    async def _keep_finished_match(self, match: Any) -> None:
+    async def _keep_finished_match(self, match: Any, kept: Any) -> None:
         try:
-            await self.store.record_finished_match(match)
+            await self.store.record_finished_match(match, kept)
         except Exception:
             log.exception("room %s: could not keep the finished match", self.code)
 

@@ -117,6 +117,7 @@ class RoomModel:
     # the kept records fold again; players removed during the match who asked to hide their
     # name there. Kept until the next match starts.
     match_page: str = ""
+    match_started_at: float = 0.0
     opening: bytes | None = None
     hidden_names: set[str] = field(default_factory=set)
     # Where the match is in the log, noted by whoever knows the seqs (the commit path, replay:
