@@ -14,7 +14,7 @@ takes the latest one.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -179,6 +179,14 @@ class HideName(ClientMessage, tag="hide_name"):
     hide: bool = True
 
 
+class MyMatches(ClientMessage, tag="my_matches"):
+    """The finished matches this connection's player played, newest first (those that ended
+    before ``before``, for the next page of them); answered by an ack with ``matches``."""
+
+    limit: Annotated[int, msgspec.Meta(ge=1, le=50)] = 20
+    before: float | None = None
+
+
 class Sync(ClientMessage, tag="sync"):
     """Send me this room's whole picture again (a ``patch`` came for a push I do not hold);
     answered by a ``room`` push, then an ack."""
@@ -217,6 +225,7 @@ Incoming = (
     | CastVote
     | AllowVotes
     | HideName
+    | MyMatches
 )
 
 
