@@ -17,16 +17,18 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent.parent / "server"))
 
 from room_testing import Peer, run_with_manager
+from server_harness import games_with_tiny
 from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
 from tertulia.games.base import RuleError
 from tertulia.rooms import votes
-from tertulia.rooms.manager import ManagerConfig
+from tertulia.rooms.manager import ManagerConfig, RoomManager
 from tertulia.rooms.model import VoteClosed, VoteStarted, record_decoder
 from tertulia.rooms.replay import replay
 from tertulia.rooms.room import RoomConfig
 from tertulia.rooms.room_data import Vote
+from tertulia.store.sqlite import SQLiteStore
 
 VOTE, DROP = 5.0, 0.1  # a vote's clock; the test of the clock itself runs a short one
 SHORT_VOTE = 0.6
@@ -377,3 +379,41 @@ def test_a_vote_is_decided_by_more_than_half_of_its_voters():
 def test_vote_records_carry_what_replay_needs():
     started = VoteStarted(at=1.0, by="a", player="b", reason="away", seconds=30.0)
     assert record_decoder.decode(msgspec.json.encode(started)) == started
+
+
+def test_a_vote_whose_clock_ran_out_while_the_server_was_down_ends_when_it_is_back(tmp_path):
+    """The vote is in the model (and its snapshot): the restarted room runs its clock again;
+    one that ran out meanwhile ends at once, as its clock would have ended it (kept)."""
+    db = tmp_path / "restart.sqlite3"
+    config = ManagerConfig(room=RoomConfig(vote_seconds=SHORT_VOTE, drop_grace_seconds=DROP))
+
+    async def go() -> None:
+        store = SQLiteStore(db)
+        manager = RoomManager(store, games_with_tiny(), config)
+        await manager.start()
+        room, peers = await _room(manager, "abcd")
+        assert await _ask(room, peers["a"], p.VoteRemove, player="b", reason="away") is None
+        assert await _ask(room, peers["c"], p.CastVote, yes=True) is None
+        code, running = room.code, room.model.votes.running
+        await manager.shutdown()
+        await store.close()
+        await asyncio.sleep(SHORT_VOTE * 1.5)  # its clock runs out while the server is down
+        store = SQLiteStore(db)
+        manager = RoomManager(store, games_with_tiny(), config)
+        await manager.start()
+        try:
+            room = manager.get(code)
+            assert room is not None
+            await _until(lambda: room.model.votes.running is None)
+            assert room.model.seat("b") is not None
+            await _settled(room)
+            live = await store.load_live_room(code, snapshot=False)
+            records = [record_decoder.decode(e.payload) for e in live.entries]
+            (closed,) = [r for r in records if isinstance(r, VoteClosed)]
+            assert closed.vote == running.number
+            assert closed.at >= running.deadline
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(go())
