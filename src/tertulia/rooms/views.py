@@ -58,7 +58,7 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
         # voted, never how).
         "votes": {"allowed": votes_open(room), "running": vote_view(room)},
         # The page of the match on the podium (/m/<id>), once it has ended.
-        "match_page": room.match_page or None if room.status is Status.ENDED else None,
+        "match_page": (room.match_page or None) if room.status is Status.ENDED else None,
     }
 
 
