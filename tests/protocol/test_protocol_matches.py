@@ -143,14 +143,17 @@ def test_a_public_matchs_page_may_be_indexed_and_is_listed_with_its_id(shared, a
 @pytest.mark.covers("rate.room_codes")
 def test_a_guessed_match_id_is_refused_like_a_room_code(shared, address):
     """Each id that is no kept match costs one of the address's misses (shared with room
-    codes); with none left, every id is refused, the real ones too."""
+    codes), asked of the JSON or of the shell; with none left, every id is refused, the real
+    ones too."""
 
     async def go():
         async with Clients(shared.ws, address) as clients:
             ana, _, podium = await _finished_match(clients)
             page_id = podium.room["match_page"]
             await _listed(ana, page_id)
-            for n in range(10):
+            status, headers, _ = _http(shared, f"/m/{'n' * 16}", address)  # a dead link
+            assert status == 200 and headers["x-robots-tag"] == "noindex"  # (one miss)
+            for n in range(9):
                 status, headers, body = _http(shared, f"/api/matches/{n:016d}", address)
                 assert status == 404 and json.loads(body)["error"] == "match.unknown"
             status, _, body = _http(shared, f"/api/matches/{page_id}", address)

@@ -28,7 +28,9 @@ from .views import summary
 
 log = logging.getLogger("tertulia.rooms")
 
-PAGES_KEPT = 32  # match pages kept built (a link shared in a chat is opened many times)
+# Match pages kept built (a link shared in a chat is opened many times): the latest, up to
+# this many bytes in all (a Pintó match's drawings make its page the largest, about 1 MB).
+PAGES_KEPT_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -235,7 +237,7 @@ class RoomManager:
         """The page of the finished match ``public_id`` as JSON, and whether it is public;
         None if no kept match has that id. Built from its kept records in a thread (folding a
         whole match is work the event loop should not wait for), and kept for the next
-        reader: a kept match never changes."""
+        readers (the latest pages, ``PAGES_KEPT_BYTES`` in all): a kept match never changes."""
         cached = self._pages.get(public_id)
         if cached is not None:
             self._pages.move_to_end(public_id)
@@ -246,7 +248,7 @@ class RoomManager:
         page = await asyncio.to_thread(lambda: msgspec.json.encode(match_page(kept, self.games)))
         built = (page, bool(kept.match.extra.get("public")))
         self._pages[public_id] = built
-        while len(self._pages) > PAGES_KEPT:
+        while sum(len(page) for page, _ in self._pages.values()) > PAGES_KEPT_BYTES:
             self._pages.popitem(last=False)
         return built
 

@@ -10,7 +10,6 @@ private matches is as slow as probing for private rooms.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -32,14 +31,20 @@ def match_routes(state: Any, index: Path) -> list[Route]:
     async def match_shell(request: Request) -> Response:
         """A match's page: the client's shell (it asks ``/api/matches/<id>`` for the match).
         A private match's page, and any id that is not a public match, tells search engines
-        not to index it; the id is not looked up once the address has no misses left."""
+        not to index it. Finding out costs what the JSON's lookup does (an id that is no
+        kept match is a miss: the shell is no free probe); once the address has no misses
+        left the id is not looked up, and the shell says noindex."""
+        key = request.scope.get(LIMIT_KEY, "")
         public_id = request.path_params["id"]
         public = False
-        if is_match_id(public_id) and state.guard.may_look_up_codes(
-            request.scope.get(LIMIT_KEY, "")
-        ):
-            with contextlib.suppress(Exception):  # the shell is served whatever the store says
-                built = await state.rooms.match_page(public_id)
+        if state.guard.may_look_up_codes(key):
+            try:
+                built = await state.rooms.match_page(public_id) if is_match_id(public_id) else None
+            except Exception:  # the shell is served whatever the store says
+                log.exception("could not look up match %s", public_id)
+            else:
+                if built is None:
+                    state.guard.code_missed(key)
                 public = built is not None and built[1]
         headers = {"Cache-Control": "no-cache"}
         if not public:
