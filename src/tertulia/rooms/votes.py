@@ -157,14 +157,15 @@ def vote_closed(room: RoomModel, r: VoteClosed) -> list[Event]:
         if r.at < vote.deadline:
             raise RuleError("removal.open", "The vote is still open.")
         result = "kept"
-    events = _end(room, vote, result, r.at)
-    if result == "removed":
+    events: list[Event] = []
+    if result == "removed":  # (first: the game's leave is the one step that may refuse)
         seat = room.seat(vote.player)
-        if seat is not None and seat.hide_name and room.status is Status.PLAYING:
+        hide = seat is not None and seat.hide_name and room.status is Status.PLAYING
+        events = remove_seat(room, vote.player, r.at)
+        if hide:
             room.hidden_names.add(vote.player)
         room.votes.barred[vote.player] = r.at + BAR_SECONDS
-        events = [*remove_seat(room, vote.player, r.at), *events]
-    return events
+    return [*events, *_end(room, vote, result, r.at)]
 
 
 def someone_left(room: RoomModel, player: str, at: float) -> list[Event]:
