@@ -14,7 +14,7 @@ takes the latest one.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -154,6 +154,40 @@ class React(ClientMessage, tag="react"):
     kind: str
 
 
+class VoteRemove(ClientMessage, tag="vote_remove"):
+    """Start a vote to remove ``player`` from the room, for ``reason`` (``rooms/votes.py``:
+    spoiling, offensive, cheating, away)."""
+
+    player: str
+    reason: str
+
+
+class CastVote(ClientMessage, tag="vote"):
+    """My ballot in the vote running: remove them (``yes``) or keep them."""
+
+    yes: bool
+
+
+class AllowVotes(ClientMessage, tag="allow_votes"):
+    """The host of a private room allows votes to remove (a public room always has them)."""
+
+    allow: bool
+
+
+class HideName(ClientMessage, tag="hide_name"):
+    """Should I be removed from the room during a match, its page does not show my name."""
+
+    hide: bool = True
+
+
+class MyMatches(ClientMessage, tag="my_matches"):
+    """The finished matches this connection's player played, newest first (those that ended
+    before ``before``, for the next page of them); answered by an ack with ``matches``."""
+
+    limit: Annotated[int, msgspec.Meta(ge=1, le=50)] = 20
+    before: float | None = None
+
+
 class Sync(ClientMessage, tag="sync"):
     """Send me this room's whole picture again (a ``patch`` came for a push I do not hold);
     answered by a ``room`` push, then an ack."""
@@ -188,6 +222,11 @@ Incoming = (
     | Sync
     | Ping
     | OpenScreen
+    | VoteRemove
+    | CastVote
+    | AllowVotes
+    | HideName
+    | MyMatches
 )
 
 
@@ -282,9 +321,7 @@ class Notice(ServerMessage, tag="notice"):
     params: dict[str, Any] = {}
 
 
-Outgoing = (
-    Ack | Error | Welcome | RoomUpdate | RoomPatch | ChatLine | Reaction | RoomList | Notice
-)
+Outgoing = Ack | Error | Welcome | RoomUpdate | RoomPatch | ChatLine | Reaction | RoomList | Notice
 
 _decoder = msgspec.json.Decoder(Incoming)
 _encoder = msgspec.json.Encoder()

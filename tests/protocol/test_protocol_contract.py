@@ -51,6 +51,7 @@ UNREACHABLE = {
     "room.already_seated": "the page: the room's own decision to seat a spectator",
     "bot.not_playing": "the page: a computer player's stale move, dropped unanswered",
     "screen.seated": "the page: a screen's name is one no seat has",
+    "removal.open": "the page: the room's own clock closing a vote before its deadline",
 }
 
 # What a test may say it covers beyond the page's message types and codes: rules of the

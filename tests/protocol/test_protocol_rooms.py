@@ -54,11 +54,14 @@ def test_create_room_sends_the_whole_picture_and_acks_with_the_code(shared, addr
                         "bot": False,
                         "level": None,
                         "stand_in": None,
+                        "hide_name": False,
                     }
                 ],
                 "bots": False,
                 "former_colours": {},
                 "online": [ana.player],
+                "votes": {"allowed": False, "running": None},
+                "match_page": None,
             }
             assert push["view"] is None  # "view is null in the lobby"
             assert push["blobs"] is None  # tiny has no blobs

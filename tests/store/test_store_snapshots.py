@@ -26,11 +26,16 @@ from tertulia.rooms.model import (
     Kicked,
     Left,
     MatchStarted,
+    NameHidden,
     Presence,
     Rematched,
     Renamed,
     Reordered,
     SettingsChanged,
+    VoteClosed,
+    Voted,
+    VotesAllowed,
+    VoteStarted,
     check_new,
     fold,
     new_room,
@@ -78,6 +83,12 @@ record = st.one_of(
     st.builds(lambda b: Rematched(0, b), host),
     st.builds(lambda p, t: Chatted(0, p, t), player, st.sampled_from(["hi", "olá", "gg"])),
     st.builds(lambda h: HostPassed(0, h), player),
+    # Votes to remove (issue 31): allowed by the host, started, cast, closed by the room.
+    st.builds(lambda b, a: VotesAllowed(0, b, a), host, st.booleans()),
+    st.builds(lambda b, p: VoteStarted(0, b, p, "away", 200.0), player, player),
+    st.builds(lambda p, y: Voted(0, p, y), player, st.booleans()),
+    st.builds(lambda n, p: VoteClosed(0, n, p), st.integers(1, 3), player),
+    st.builds(lambda p, h: NameHidden(0, p, h), player, st.booleans()),
 )
 move = st.builds(lambda s, a: GameMove(0, s, a), st.one_of(st.none(), player), game_action)
 # A lobby, a match started by the host, then play: mostly moves, with everything else mixed in.

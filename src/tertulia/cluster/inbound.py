@@ -101,7 +101,9 @@ class Inbound:
             )
             self.bus.send(attach.reply_to, answer)
             return
-        peer = RelayedPeer(self.bus, attach.reply_to, attach.conn, attach.player)
+        peer = RelayedPeer(
+            self.bus, attach.reply_to, attach.conn, attach.player, address=attach.address
+        )
         try:
             await room.attach(
                 peer,

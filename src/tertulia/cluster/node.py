@@ -247,6 +247,16 @@ class ClusterRooms(Inbound):
     async def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
         return await self.manager.recent_matches(limit)
 
+    async def matches_of(
+        self, player: str, limit: int = 20, before: float | None = None
+    ) -> list[dict[str, Any]]:
+        """A player's matches: the log every node shares has every node's."""
+        return await self.manager.matches_of(player, limit, before)
+
+    async def match_page(self, public_id: str) -> tuple[bytes, bool] | None:
+        """Any match's page, whichever node its room was on (the log is shared)."""
+        return await self.manager.match_page(public_id)
+
     # ------------------------------------------------------------------ owning
 
     async def _take_over(self, code: str) -> Room | bool | None:

@@ -41,13 +41,14 @@ ATTACH_TIMEOUT = 10.0
 class RelayedPeer:
     """A connection of another node, in a room this node owns (``rooms.room.Peer``)."""
 
-    __slots__ = ("_bus", "conn", "node", "player")
+    __slots__ = ("_bus", "address", "conn", "node", "player")
 
-    def __init__(self, bus: Bus, node: str, conn: str, player: str) -> None:
+    def __init__(self, bus: Bus, node: str, conn: str, player: str, address: str = "") -> None:
         self._bus = bus
         self.node = node
         self.conn = conn
         self.player = player
+        self.address = address  # the connection's limit key, as its node resolved it
 
     def send(self, message: p.ServerMessage) -> None:
         answers = message.re if isinstance(message, (p.Ack, p.Error)) else None
@@ -124,6 +125,7 @@ class RemoteRoom:
                 resume=resume,
                 screen=screen,
                 played=list(played),
+                address=getattr(session, "address", ""),
             ),
         )
         try:

@@ -25,6 +25,9 @@ class Attach(msgspec.Struct, tag="attach", frozen=True):
     resume: bool = False
     screen: bool = False  # a shared screen (``player`` is then the screen's own name)
     played: list[str] = []  # the games the joiner's browser has played
+    # The connection's address as its node counts it (a vote keeps a removed player's out
+    # of the room for a while: ``rooms/live_votes.py``).
+    address: str = ""
 
 
 class Frame(msgspec.Struct, tag="frame", frozen=True):

@@ -1,4 +1,5 @@
-"""A room's timers: the game's deadline, each player's drop grace, the host's absence.
+"""A room's timers: the game's deadline, each player's drop grace, the host's absence, the
+vote running.
 
 A timer that runs out only puts an item in the room's inbox; what it means (a timeout move, a
 drop, hosting passing on) is decided by the room's task, one item at a time like any other.
@@ -10,7 +11,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from .inbox import ClockRanOut, GraceOver, HostAway, RestartGrace
+from .inbox import ClockRanOut, GraceOver, HostAway, RestartGrace, VoteDue
 
 CLOCK_RETRY_MAX = 30.0  # seconds between tries to save a timeout while the store fails
 
@@ -30,6 +31,7 @@ class Clocks:
         self._game: asyncio.TimerHandle | None = None
         self._graces: dict[str, asyncio.TimerHandle] = {}
         self._host: asyncio.TimerHandle | None = None
+        self._vote: tuple[VoteDue, asyncio.TimerHandle] | None = None
         self.failures = 0  # clock moves in a row the store could not save
         self.grace_owed = False  # restored with a deadline to move before its clock may fire
 
@@ -86,9 +88,26 @@ class Clocks:
     def host_grace_ran_out(self) -> None:
         self._host = None
 
+    # ------------------------------------------------------------------ the vote running
+
+    def schedule_vote(self, due: VoteDue | None) -> None:
+        """Close the vote at its deadline (None: no vote runs). A vote's deadline never
+        moves, so one already scheduled is left as it is."""
+        if self._vote is not None and self._vote[0] == due:
+            return
+        if self._vote is not None:
+            self._vote[1].cancel()
+            self._vote = None
+        if due is not None:
+            delay = max(0.0, due.deadline - self._clock())
+            handle = asyncio.get_running_loop().call_later(delay, self._put, due)
+            self._vote = (due, handle)
+
     # ------------------------------------------------------------------ all
 
     def stop(self) -> None:
+        if self._vote is not None:
+            self._vote[1].cancel()
         for handle in (self._game, self._host, *self._graces.values()):
             if handle is not None:
                 handle.cancel()

@@ -9,10 +9,13 @@ from ..games.base import RuleError
 from ..protocol import (
     Act,
     AddBot,
+    AllowVotes,
+    CastVote,
     Chat,
     ChooseGame,
     ClientMessage,
     EndStandIn,
+    HideName,
     Kick,
     LeaveRoom,
     Rematch,
@@ -23,8 +26,10 @@ from ..protocol import (
     StandIn,
     StartMatch,
     UpdateSettings,
+    VoteRemove,
 )
 from .bot_members import new_bot
+from .codes import new_match_id
 from .model import (
     BotAdded,
     BotRemoved,
@@ -34,6 +39,7 @@ from .model import (
     Kicked,
     Left,
     MatchStarted,
+    NameHidden,
     Record,
     Rematched,
     Renamed,
@@ -41,8 +47,12 @@ from .model import (
     RoomModel,
     SettingsChanged,
     StandInEnded,
+    Voted,
+    VotesAllowed,
+    VoteStarted,
 )
 from .model import StandIn as StoodIn
+from .votes import VOTE_SECONDS
 
 
 def record_for(
@@ -52,9 +62,11 @@ def record_for(
     *,
     game_version: int = 0,
     room: RoomModel | None = None,
+    vote_seconds: float = VOTE_SECONDS,
 ) -> Record:
-    """The record ``who`` asks for at ``at`` (a match's seed is drawn here, then logged, with
-    ``game_version``: the room's game's ``VERSION``; a new bot's id and name from ``room``)."""
+    """The record ``who`` asks for at ``at`` (a match's seed and its page's id are drawn
+    here, then logged, with ``game_version``: the room's game's ``VERSION``; a new bot's id
+    and name from ``room``; a vote runs ``vote_seconds``)."""
     match message:
         case Act(action=action):
             return GameMove(at=at, seat=who, action=action)
@@ -75,7 +87,8 @@ def record_for(
         case Kick(player=player):
             return Kicked(at=at, by=who, player=player)
         case StartMatch():
-            return MatchStarted(at=at, by=who, seed=secrets.randbits(63), version=game_version)
+            seed = secrets.randbits(63)
+            return MatchStarted(at=at, by=who, seed=seed, version=game_version, page=new_match_id())
         case Rematch():
             return Rematched(at=at, by=who)
         case AddBot(level=level, language=language) if room is not None:
@@ -89,4 +102,12 @@ def record_for(
             return StoodIn(at=at, by=who, player=player, level=level, language=language)
         case EndStandIn(player=player):
             return StandInEnded(at=at, by=who, player=player)
+        case VoteRemove(player=player, reason=reason):
+            return VoteStarted(at=at, by=who, player=player, reason=reason, seconds=vote_seconds)
+        case CastVote(yes=yes):
+            return Voted(at=at, player=who, yes=yes)
+        case AllowVotes(allow=allow):
+            return VotesAllowed(at=at, by=who, allow=allow)
+        case HideName(hide=hide):
+            return NameHidden(at=at, player=who, hide=hide)
     raise RuleError("message.not_for_room", "That message is not for a room.")

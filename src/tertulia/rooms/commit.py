@@ -28,6 +28,7 @@ from .model import (
     Status,
     check_new,
     fold,
+    note_seq,
     record_encoder,
     with_verdicts,
 )
@@ -119,6 +120,7 @@ class Commits:
         except Exception as bug:  # our bug, maybe half-applied: back to what the log says
             log.exception("room %s: fold failed; rebuilding from the store", self.code)
             return Change(record, answer, was, unsaved=bug)
+        note_seq(self.model, record, self.seq + 1)
         entry = LogEntry(self.seq + 1, record.at, record_encoder.encode(record))
         change = Change(record, answer, was)
         try:

@@ -31,8 +31,9 @@ import msgspec
 from ..games.base import Event
 from ..patches import diff
 from ..protocol import ChatLine, Notice, RoomPatch, RoomUpdate, ServerMessage
-from .model import Chatted, GameMove, Kicked, Left, Record, RoomModel, record_encoder
+from .model import Chatted, GameMove, Kicked, Left, Record, RoomModel, VoteClosed, record_encoder
 from .views import game_blobs, game_part, game_view, game_views, lobby_view, views_kept
+from .votes import BAR_SECONDS
 
 if TYPE_CHECKING:
     from .room import Peer
@@ -205,7 +206,7 @@ class FanOut:
             )
             stay.version, stay.room, stay.view = version, pushes.room, view
             peer.send(patch)
-        self._part(record)
+        self._part(record, model)
 
     def arrived_told(self, peer: Peer) -> bool:
         """Whether ``peer``'s first whole picture went with the change its arrival made (then
@@ -227,7 +228,7 @@ class FanOut:
                     peer.send(self.update_for(peer, model, version))
             except Exception:
                 log.exception("room %s: no update for %s", self._code(), peer.player)
-        self._part(record)
+        self._part(record, model)
 
     def update_for(
         self, peer: Peer, model: RoomModel, version: int, with_chat: bool = False
@@ -271,14 +272,27 @@ class FanOut:
             blobs=self._new_blobs(stay, peer, model),
         )
 
-    def _part(self, record: Record) -> None:
-        """The player who left (or was removed) gets no more pushes from this room."""
-        if not isinstance(record, (Left, Kicked)):
+    def _part(self, record: Record, model: RoomModel) -> None:
+        """The player who left (or was removed: by the host, by a vote) gets no more pushes
+        from this room."""
+        if isinstance(record, VoteClosed):
+            if model.seat(record.player) is not None:
+                return  # kept
+            notice = Notice(
+                "room.voted_out",
+                "The players voted you out of the room.",
+                {"minutes": round(BAR_SECONDS / 60)},
+            )
+        elif isinstance(record, Kicked):
+            notice = Notice("room.kicked", "The host removed you from the room.")
+        elif isinstance(record, Left):
+            notice = None
+        else:
             return
         for peer in [p for p in self._stays if p.player == record.player]:
             self.remove(peer)
-            if isinstance(record, Kicked):
-                peer.send(Notice("room.kicked", "The host removed you from the room."))
+            if notice is not None:
+                peer.send(notice)
 
     def _new_blobs(self, stay: _Stay, peer: Peer, model: RoomModel) -> dict[str, Any] | None:
         """The game's blobs this seat may see and this connection does not have yet."""

@@ -91,8 +91,18 @@ class HostAway:
 
 
 @dataclass(frozen=True)
+class VoteDue:
+    """The clock of vote number ``vote`` (against ``player``) ran out."""
+
+    vote: int
+    player: str
+    deadline: float
+
+
+@dataclass(frozen=True)
 class FollowUp:
-    """A record the room itself decided on after a change (a spectator takes a free seat)."""
+    """A record the room itself decided on after a change (a spectator takes a free seat, a
+    vote whose outcome is decided closes)."""
 
     record: Record
 

@@ -4,6 +4,7 @@ closing idle ones, and bringing every room back after a restart."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import logging
@@ -13,16 +14,23 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+import msgspec
+
 from ..bots.base import DecisionRunner
 from ..games.base import RuleError
-from ..store import RoomExists, Store
+from ..store import FinishedMatch, RoomExists, Store
 from .codes import new_code
+from .match_page import match_page
 from .model import RoomModel, Status, new_room
 from .replay import replay_room
 from .room import Room, RoomConfig
 from .views import summary
 
 log = logging.getLogger("tertulia.rooms")
+
+# Match pages kept built (a link shared in a chat is opened many times): the latest, up to
+# this many bytes in all (a Pintó match's drawings make its page the largest, about 1 MB).
+PAGES_KEPT_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,8 @@ class RoomManager:
         # room whose append the log refused under a newer owner's fence is let go.
         self.own_new_code: Callable[[str], Awaitable[int | None]] | None = None
         self.on_lost: Callable[[str], None] | None = None
+        # The latest match pages built, by id (see ``match_page``).
+        self._pages: collections.OrderedDict[str, tuple[bytes, bool]] = collections.OrderedDict()
 
     async def start(self, restore: bool = True) -> int:
         """Rebuild every live room from its log, resume its clocks (with the restart grace for
@@ -203,10 +213,44 @@ class RoomManager:
         return sorted(listed, key=lambda r: (r["status"] != Status.LOBBY.value, -r["online"]))
 
     async def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
-        import msgspec
-
+        """The latest finished matches of public rooms, as the home page lists them (each
+        with its page's ``id``)."""
         matches = await self.store.recent_matches(limit, public_only=True)
-        return [msgspec.to_builtins(m) for m in matches]
+        return [_listed(m) for m in matches]
+
+    async def matches_of(
+        self, player: str, limit: int = 20, before: float | None = None
+    ) -> list[dict[str, Any]]:
+        """The finished matches ``player`` played, newest first, as "Your matches" lists them:
+        public and private alike (only their own player may ask), with their result."""
+        matches = await self.store.matches_of(player, limit, before=before)
+        listed = []
+        for match in matches:
+            line = _listed(match)
+            line.pop("room")  # a private room's code is for those still in it
+            mine = next((p for p in match.players if p.get("id") == player), {})
+            line["you"] = {k: mine.get(k) for k in ("place", "score", "winner")}
+            listed.append(line)
+        return listed
+
+    async def match_page(self, public_id: str) -> tuple[bytes, bool] | None:
+        """The page of the finished match ``public_id`` as JSON, and whether it is public;
+        None if no kept match has that id. Built from its kept records in a thread (folding a
+        whole match is work the event loop should not wait for), and kept for the next
+        readers (the latest pages, ``PAGES_KEPT_BYTES`` in all): a kept match never changes."""
+        cached = self._pages.get(public_id)
+        if cached is not None:
+            self._pages.move_to_end(public_id)
+            return cached
+        kept = await self.store.load_match(public_id)
+        if kept is None:
+            return None
+        page = await asyncio.to_thread(lambda: msgspec.json.encode(match_page(kept, self.games)))
+        built = (page, bool(kept.match.extra.get("public")))
+        self._pages[public_id] = built
+        while sum(len(page) for page, _ in self._pages.values()) > PAGES_KEPT_BYTES:
+            self._pages.popitem(last=False)
+        return built
 
     async def close_idle(self) -> list[str]:
         """Close rooms nobody has been connected to for ``idle_seconds``."""
@@ -278,3 +322,10 @@ class RoomManager:
                 await self.remove_expired()
             except Exception:
                 log.exception("housekeeping failed")
+
+
+def _listed(match: FinishedMatch) -> dict[str, Any]:
+    """A finished match as the lists give it: the store's fields, its page's id as ``id``."""
+    line = msgspec.to_builtins(match)
+    line["id"] = line.pop("public_id")
+    return line

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from typing import Any
 
 import msgspec
@@ -24,7 +25,9 @@ from ..games import base
 from ..games.base import Event, Player, RuleError
 from ..text.lookalike import hides_characters, looks_alike, mixed_scripts, shows_nothing
 from ..text.profanity import is_profane
-from . import bot_members
+from . import bot_members, votes
+from .departures import next_host, note_end, remove_seat
+from .openings import opening_of
 from .records import (
     AnyRecord,
     BotAdded,
@@ -37,6 +40,7 @@ from .records import (
     Kicked,
     Left,
     MatchStarted,
+    NameHidden,
     Presence,
     Record,
     Rematched,
@@ -46,6 +50,10 @@ from .records import (
     SettingsChanged,
     StandIn,
     StandInEnded,
+    VoteClosed,
+    Voted,
+    VotesAllowed,
+    VoteStarted,
     record_decoder,
     record_encoder,
 )
@@ -79,6 +87,7 @@ __all__ = [  # what the rooms and the tests use from here (records and room data
     "Kicked",
     "Left",
     "MatchStarted",
+    "NameHidden",
     "Presence",
     "Record",
     "Rematched",
@@ -91,6 +100,10 @@ __all__ = [  # what the rooms and the tests use from here (records and room data
     "StandIn",
     "StandInEnded",
     "Status",
+    "VoteClosed",
+    "VoteStarted",
+    "Voted",
+    "VotesAllowed",
     "check_first_nickname",
     "check_move",
     "check_new",
@@ -99,6 +112,7 @@ __all__ = [  # what the rooms and the tests use from here (records and room data
     "decode_move",
     "fold",
     "new_room",
+    "note_seq",
     "record_decoder",
     "record_encoder",
     "with_verdicts",
@@ -154,7 +168,7 @@ def _joined(room: RoomModel, r: Joined) -> list[Event]:
     room.seats.append(seat)
     room.former_colours.pop(r.player, None)
     if room.host is None:
-        room.host = _next_host(room)
+        room.host = next_host(room)
     return [*events, Event("room.joined", {"player": r.player, "spectator": seat.spectator})]
 
 
@@ -168,28 +182,20 @@ def _renamed(room: RoomModel, r: Renamed) -> list[Event]:
 
 
 def _left(room: RoomModel, r: Left | Kicked) -> list[Event]:
-    seat = _seat(room, r.player)
-    events: list[Event] = []
-    if room.status is Status.PLAYING and not seat.spectator:
-        room.match, events = room.game.apply(room.match, None, base.Leave(r.player), r.at)
-        _note_end(room)
-    room.seats.remove(seat)
-    if room.match is not None and not seat.spectator:  # the match's scores still name them
-        room.former_colours[r.player] = seat.colour
-    if room.host == r.player:  # "host hand-over when the host leaves"
-        room.host = _next_host(room)
-        if room.status is Status.PLAYING:
-            room.match, more = room.game.apply(room.match, None, base.Host(room.host), r.at)
-            events = [*events, *more]
-    return [*events, Event("room.left", {"player": r.player, "host": room.host})]
+    events = remove_seat(room, r.player, r.at)
+    return [*events, *votes.someone_left(room, r.player, r.at)]
 
 
 def _kicked(room: RoomModel, r: Kicked) -> list[Event]:
     require_host(room, r.by)
     if r.player == r.by:
         raise RuleError("room.kick_self", "You can't remove yourself; leave the room instead.")
+    seat = room.seat(r.player)
+    hide = seat is not None and seat.hide_name and room.status is Status.PLAYING
     events = _left(room, r)
     room.removed.add(r.player)
+    if hide:
+        room.hidden_names.add(r.player)
     return events
 
 
@@ -201,7 +207,7 @@ def _presence(room: RoomModel, r: Presence) -> list[Event]:
     if room.status is Status.PLAYING and not seat.spectator:
         action = base.Return(r.player) if r.online else base.Drop(r.player)
         room.match, events = room.game.apply(room.match, None, action, r.at)
-        _note_end(room)
+        note_end(room)
     seat.online = r.online
     if r.online and seat.stand_in is not None:  # "the player takes it back on return"
         seat.stand_in = None
@@ -277,9 +283,12 @@ def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
     game = room.game.NAME
     players = [Player(s.player, s.nickname, new=s.new_to(game)) for s in room.players()]
     versioned = {"version": r.version} if hasattr(room.game, "VERSION") else {}
+    opening = opening_of(room)  # the room as it was, for the match's page
     room.match = room.game.start(
         room.settings, players, r.seed, r.at, public=room.public, **versioned
     )
+    room.opening, room.match_page, room.match_started_at = opening, r.page, r.at
+    room.hidden_names = set()
     room.status = Status.PLAYING
     for seat in room.players():  # the game starts with everyone here; tell it who is away
         if not seat.online:
@@ -291,7 +300,7 @@ def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
 def _move(room: RoomModel, r: GameMove, *, judge_text: bool = True) -> list[Event]:
     action = decode_move(room, r.seat, r.action)
     room.match, events = room.game.apply(room.match, r.seat, action, r.at, judge_text=judge_text)
-    _note_end(room)
+    note_end(room)
     return events
 
 
@@ -389,7 +398,23 @@ _FOLDS = {
     BotRemoved: bot_members.bot_removed,
     StandIn: bot_members.stood_in,
     StandInEnded: bot_members.stand_in_ended,
+    # Votes to remove a player, and the choices around them (``votes.py``).
+    VoteStarted: votes.vote_started,
+    Voted: votes.voted,
+    VoteClosed: votes.vote_closed,
+    VotesAllowed: votes.votes_allowed,
+    NameHidden: votes.name_hidden,
 }
+
+
+def note_seq(room: RoomModel, record: Record, seq: int) -> None:
+    """``record``, just folded, is the log's entry ``seq``: note where the match is in the
+    log (its start, its chat lines), which the match's page keeps (``Room._keep_match``).
+    Called by whoever knows the seq: the commit path and replay, never the fold."""
+    if isinstance(record, MatchStarted):
+        room.match_seq, room.match_chat = seq, []
+    elif isinstance(record, Chatted) and room.status is Status.PLAYING and room.match_seq:
+        room.match_chat.append(seq)
 
 
 # ---------------------------------------------------------------------------- checks
@@ -407,12 +432,26 @@ def check_first_nickname(text: str, public: bool) -> str:
 def check_new(room: RoomModel, record: Record) -> None:
     """Rules for new records only, asked before the fold and never on replay: they were added
     or tightened after logs were written, and a log they once accepted must still rebuild the
-    same room. A removed player may not come back; public rooms refuse profane nicknames and
-    chat ("profanity-filtered in public rooms"; the word lists grow between versions); a
-    nickname may not look like another one in the room, hide invisible characters or mix
-    scripts in a word (older versions let these through)."""
+    same room. A removed player may not come back (one the host removed, ever; one the players
+    voted out, for ``votes.BAR_SECONDS``); the host may not kick while the room votes on them;
+    public rooms refuse profane nicknames and chat ("profanity-filtered in public rooms"; the
+    word lists grow between versions); a nickname may not look like another one in the room,
+    hide invisible characters or mix scripts in a word (older versions let these through)."""
     if isinstance(record, Joined) and record.player in room.removed:
         raise RuleError("room.removed", "The host removed you from this room.")
+    if isinstance(record, Joined):
+        barred = votes.barred_for(room, record.player, record.at)
+        if barred is not None:
+            raise RuleError(
+                "room.voted_out",
+                "The players voted you out of this room; you may come back later.",
+                minutes=max(1, math.ceil(barred / 60)),
+            )
+    running = room.votes.running
+    if isinstance(record, Kicked) and running is not None and running.player == record.by:
+        raise RuleError(
+            "room.kick_during_vote", "You can't remove anyone while the room votes on you."
+        )
     if isinstance(record, SettingsChanged) and room.public:
         forced = _forced_in_public_rooms(room.game.Settings)
         for name, value in record.settings.items():
@@ -478,24 +517,3 @@ def _seat(room: RoomModel, player: str) -> Seat:
     if seat is None:
         raise not_in_room()
     return seat
-
-
-def _next_host(room: RoomModel) -> str | None:
-    """Who hosts when the host leaves (or nobody did): the first player seated; with no player
-    left and no match running, the first spectator — the podium's latecomers would otherwise
-    wait for a rematch nobody may call. During a match only a player hosts: the game gives
-    its host powers (``base.Host``) to someone who plays. (One who is away hands it on after
-    the host grace: ``Room._watch_host``.)"""
-    people = [s for s in room.seats if s.bot is None]  # a computer player never hosts
-    player = next((s.player for s in people if not s.spectator), None)
-    if player is None and room.status is not Status.PLAYING:
-        return next((s.player for s in people), None)
-    return player
-
-
-def _note_end(room: RoomModel) -> None:
-    if room.match is not None and room.game.outcome(room.match) is not None:
-        room.status = Status.ENDED
-        for seat in room.players():  # they have played it now: nobody's first time again
-            if seat.new_to(room.game.NAME):
-                seat.played = sorted({*seat.played, room.game.NAME})

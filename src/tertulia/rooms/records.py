@@ -66,6 +66,9 @@ class MatchStarted(Record, tag="started"):
     # The game's VERSION when the match started (games/base.py), so a game that changes how
     # a match starts does so for new matches only. 0: a record from before versions.
     version: int = 0
+    # The public id of the match's page (/m/<id>), drawn by the live room like the seed;
+    # "": a record from before match pages.
+    page: str = ""
 
 
 class GameMove(Record, tag="move"):
@@ -124,6 +127,37 @@ class StandInEnded(Record, tag="stand_in_ended"):
     player: str
 
 
+# Votes to remove a player (``votes.py`` folds them; the live room runs their clock).
+class VoteStarted(Record, tag="vote_started"):
+    by: str
+    player: str
+    reason: str
+    seconds: float  # how long the vote runs (the live room's setting when it started)
+
+
+class Voted(Record, tag="voted"):
+    player: str
+    yes: bool
+
+
+class VoteClosed(Record, tag="vote_closed"):
+    """The room closes vote number ``vote`` (against ``player``): its outcome is decided, or
+    its clock ran out."""
+
+    vote: int
+    player: str
+
+
+class VotesAllowed(Record, tag="votes_allowed"):
+    by: str
+    allow: bool  # a private room's host allows votes (a public room always has them)
+
+
+class NameHidden(Record, tag="name_hidden"):
+    player: str
+    hide: bool  # removed during a match, their name is not on its page
+
+
 AnyRecord = (
     Joined
     | Renamed
@@ -143,6 +177,11 @@ AnyRecord = (
     | BotRemoved
     | StandIn
     | StandInEnded
+    | VoteStarted
+    | Voted
+    | VoteClosed
+    | VotesAllowed
+    | NameHidden
 )
 record_decoder = msgspec.json.Decoder(AnyRecord)
 record_encoder = msgspec.json.Encoder()

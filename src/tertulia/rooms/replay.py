@@ -24,7 +24,8 @@ import msgspec
 from ..games.base import RuleError
 from ..store import LiveRoom, Store
 from ..version import VERSION
-from .model import CHAT_HISTORY, RoomModel, Seat, Status, fold, new_room, record_decoder
+from .model import CHAT_HISTORY, RoomModel, Seat, Status, fold, new_room, note_seq, record_decoder
+from .room_data import VoteBook
 
 log = logging.getLogger("tertulia.replay")
 
@@ -33,7 +34,7 @@ log = logging.getLogger("tertulia.replay")
 SNAPSHOT_EVERY = 100
 
 # Bump when RoomSnapshot's own fields change meaning.
-SNAPSHOT_FORMAT = 2  # 2: seats know which games their player has played
+SNAPSHOT_FORMAT = 3  # 2: seats know which games their player has played; 3: votes, pages
 
 
 class RoomSnapshot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -52,6 +53,13 @@ class RoomSnapshot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     last_activity: float
     former_colours: dict[str, int]
     removed: list[str]
+    votes: VoteBook
+    match_page: str
+    match_started_at: float
+    opening: bytes | None
+    hidden_names: list[str]
+    match_seq: int
+    match_chat: list[int]
 
 
 _encode = msgspec.msgpack.Encoder().encode
@@ -90,6 +98,13 @@ def snapshot_of(model: RoomModel) -> bytes:
             last_activity=model.last_activity,
             former_colours=model.former_colours,
             removed=sorted(model.removed),
+            votes=model.votes,
+            match_page=model.match_page,
+            match_started_at=model.match_started_at,
+            opening=model.opening,
+            hidden_names=sorted(model.hidden_names),
+            match_seq=model.match_seq,
+            match_chat=model.match_chat,
         )
     )
 
@@ -125,6 +140,13 @@ def restore(
         last_activity=snap.last_activity,
         former_colours=snap.former_colours,
         removed=set(snap.removed),
+        votes=snap.votes,
+        match_page=snap.match_page,
+        match_started_at=snap.match_started_at,
+        opening=snap.opening,
+        hidden_names=set(snap.hidden_names),
+        match_seq=snap.match_seq,
+        match_chat=snap.match_chat,
     )
 
 
@@ -145,6 +167,7 @@ def replay(live: LiveRoom, games: dict[str, ModuleType]) -> tuple[RoomModel | No
         record = record_decoder.decode(entry.payload)
         try:
             fold(model, record, replaying=True)  # what was accepted once is not judged again
+            note_seq(model, record, entry.seq)
         except RuleError as error:  # only if the rules changed under a stored log
             log.error("room %s: record %d no longer applies (%s)", room.code, entry.seq, error)
         seq = entry.seq

@@ -6,8 +6,10 @@ The room is put together from parts with one job each:
   takes them one at a time (refusals are answered there and in ``inbox.refuse``);
 - ``commit.py``: the path every change takes — check, fold, durable append, tell;
 - ``fanout.py``: who is connected, and the pushes each connection gets;
-- ``clocks.py``: the game's deadline, the drop graces, the host's absence;
-- ``hosting.py``: who hosts when the host stays away, which spectator takes a free seat.
+- ``clocks.py``: the game's deadline, the drop graces, the host's absence, the vote running;
+- ``hosting.py``: who hosts when the host stays away, which spectator takes a free seat;
+- ``votes.py``: votes to remove a player (this module closes them, and keeps a removed
+  player's addresses out for a while).
 
 This module says what each item means: who may come in, what a clock running out does, what
 follows a change.
@@ -57,8 +59,10 @@ from .inbox import (
     Inbox,
     RestartGrace,
     Started,
+    VoteDue,
     refuse,
 )
+from .live_votes import LiveVotes
 from .model import (
     GameMove,
     HostPassed,
@@ -72,7 +76,8 @@ from .model import (
 )
 from .reactions import check_reaction
 from .refusals import not_in_room, room_moved
-from .views import finished_match
+from .views import finished_match, match_log
+from .votes import VOTE_SECONDS
 
 log = logging.getLogger("tertulia.room")
 
@@ -114,6 +119,14 @@ class RoomConfig:
     # A computer player moves this many seconds (drawn between the two) after its seat's
     # view changed: long enough to look like a person, short enough not to bore one.
     bot_delay: tuple[float, float] = (0.8, 2.5)
+    # How long a vote to remove runs (written into each vote's record).
+    vote_seconds: float = VOTE_SECONDS
+    # A player voted out may not join again from any address their connections had, for this
+    # long (their identity is barred for longer: ``votes.BAR_SECONDS``). Long enough that a
+    # new browser or a private window does not bring them straight back; short, because an
+    # address is shared (a family, a school, a phone carrier's NAT) and only new seats are
+    # refused. Kept by the room in memory, like every per-address limit: never logged.
+    address_bar_seconds: float = 15 * 60
 
 
 class Room:
@@ -151,6 +164,7 @@ class Room:
         )
         # Computer players' seats (none play without a runner: rooms in tests of other parts).
         self.bots = BotDriver(self, bot_runner, config.bot_delay) if bot_runner else None
+        self.votes = LiveVotes(self)
 
     # The room's state, as the commit path keeps it.
     @property
@@ -204,6 +218,7 @@ class Room:
         else:
             self._schedule_clock()
         self._watch_host()
+        self.votes.watch()
         _warm_up(self.model.game, self.model.settings)
         self._poke_bots()
 
@@ -300,6 +315,8 @@ class Room:
         elif isinstance(item, HostAway):
             self.clocks.host_grace_ran_out()
             await self._pass_hosting(item.host)
+        elif isinstance(item, VoteDue):
+            await self.votes.close(item)
         elif isinstance(item, FollowUp):
             with contextlib.suppress(RuleError):  # things changed meanwhile: no longer needed
                 await self.commits.commit(msgspec.structs.replace(item.record, at=self.clock()))
@@ -330,6 +347,7 @@ class Room:
         try:
             seat = self.model.seat(peer.player)
             if seat is None:
+                self.votes.check_address(peer)
                 joined = Joined(
                     at=self.clock(),
                     player=peer.player,
@@ -350,6 +368,7 @@ class Room:
             item.done.set_exception(error)
             return
         self.clocks.cancel_grace(peer.player)
+        self.votes.seen(peer)
         # The picture first, then the ack: when a request resolves, its result is on screen.
         # (A join or a return is a change: its push was this connection's first picture.)
         if not self.fanout.arrived_told(peer):
@@ -442,7 +461,12 @@ class Room:
                 _still_played_by_bot(self.model, peer.player)
             version = getattr(self.model.game, "VERSION", 0)
             record = record_for(
-                message, peer.player, self.clock(), game_version=version, room=self.model
+                message,
+                peer.player,
+                self.clock(),
+                game_version=version,
+                room=self.model,
+                vote_seconds=self.config.vote_seconds,
             )
             return Started(item, self.commits.begin(record, answer=(peer, message.id)))
         except RuleError as error:
@@ -472,19 +496,23 @@ class Room:
             self.empty_since = self.clock()  # the last one here left: the idle time starts
         self._schedule_clock()
         self._watch_host()
+        self.votes.watch()
+        self.votes.after(record)
         waiting = spectator_to_seat(self.model)
         if waiting is not None:
             self.inbox.put(FollowUp(Seated(at=self.clock(), player=waiting)))
         _warm_up(self.model.game, self.model.settings)
         self._poke_bots()
         if was is Status.PLAYING and self.model.status is Status.ENDED:
-            # Taken now: a rematch may clear the match before the task runs.
-            match = finished_match(self.model, self.model.game.outcome(self.model.match), record.at)
-            _in_background(self._keep_finished_match(match))
+            # Taken now: a rematch may clear the match before the task runs. The log has
+            # every record of it already (this change is told: it is durable).
+            outcome = self.model.game.outcome(self.model.match)
+            match = finished_match(self.model, outcome, record.at)
+            _in_background(self._keep_finished_match(match, match_log(self.model, self.seq)))
 
-    async def _keep_finished_match(self, match: Any) -> None:
+    async def _keep_finished_match(self, match: Any, kept: Any) -> None:
         try:
-            await self.store.record_finished_match(match)
+            await self.store.record_finished_match(match, kept)
         except Exception:
             log.exception("room %s: could not keep the finished match", self.code)
 

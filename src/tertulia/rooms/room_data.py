@@ -47,6 +47,9 @@ class Seat:
     # The games this player has played: as their browser said when they joined, and every
     # game of a match they played to its end here.
     played: list[str] = field(default_factory=list)
+    # The player asked that, should they be removed from the room during a match (a vote, the
+    # host's kick), that match's page does not show their name (``hide_name``).
+    hide_name: bool = False
 
     def new_to(self, game: str) -> bool:
         """A first-timer of ``game`` (a computer player never is)."""
@@ -56,6 +59,36 @@ class Seat:
     def played_by_bot(self) -> str | None:
         """The level of the bot that plays this seat now, or None (a person plays it)."""
         return self.bot or self.stand_in
+
+
+@dataclass
+class Vote:
+    """A vote to remove ``player``, started by ``by`` (``votes.py`` has its rules)."""
+
+    number: int  # the room's how-manieth vote: a clock of an earlier one never closes it
+    by: str
+    player: str
+    reason: str
+    deadline: float
+    # Who decides: the people playing here when it started, but the two; one who leaves the
+    # room is struck off (with their ballot).
+    voters: list[str]
+    ballots: dict[str, bool] = field(default_factory=dict)  # voter -> yes
+
+
+@dataclass
+class VoteBook:
+    """A room's votes to remove: whether a private room's host allows them, the one running,
+    and what the ones before left behind (times until which something is not allowed)."""
+
+    allowed: bool = False  # a public room has them whatever this says
+    running: Vote | None = None
+    held: int = 0  # votes started in this room
+    starters: dict[str, float] = field(default_factory=dict)  # a starter's cooldown
+    kept: dict[str, float] = field(default_factory=dict)  # a player a vote just kept
+    # "target starter": the target of a vote may not start one against its starter
+    retaliation: dict[str, float] = field(default_factory=dict)
+    barred: dict[str, float] = field(default_factory=dict)  # voted out: no joining until
 
 
 @dataclass
@@ -78,6 +111,19 @@ class RoomModel:
     # Players the host removed: new joins of theirs are refused (``check_new``; replay lets
     # through what an older version accepted).
     removed: set[str] = field(default_factory=set)
+    votes: VoteBook = field(default_factory=VoteBook)
+    # The match's page (``match_page.py``): its public id, drawn by the live room and logged
+    # with the start; the room as it was just before the start (``openings.py``), from which
+    # the kept records fold again; players removed during the match who asked to hide their
+    # name there. Kept until the next match starts.
+    match_page: str = ""
+    match_started_at: float = 0.0
+    opening: bytes | None = None
+    hidden_names: set[str] = field(default_factory=set)
+    # Where the match is in the log, noted by whoever knows the seqs (the commit path, replay:
+    # ``model.note_seq``): the seq of its start, and of its chat lines (not kept with it).
+    match_seq: int = 0
+    match_chat: list[int] = field(default_factory=list)
 
     def seat(self, player: str | None) -> Seat | None:
         return next((s for s in self.seats if s.player == player), None)

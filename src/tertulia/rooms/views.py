@@ -10,9 +10,11 @@ from typing import Any, TypeVar
 import msgspec
 
 from ..games.base import Outcome, decode_action
-from ..store import FinishedMatch
+from ..store import FinishedMatch, MatchLog
 from .bot_members import BOT_ID_PREFIX, has_bots
+from .codes import new_match_id
 from .model import RoomModel, Status
+from .votes import vote_view, votes_open
 
 T = TypeVar("T")
 
@@ -40,6 +42,7 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
                 "bot": s.bot is not None,
                 "level": s.bot,
                 "stand_in": s.stand_in,
+                "hide_name": s.hide_name,
             }
             for s in room.seats
         ],
@@ -51,6 +54,11 @@ def lobby_view(room: RoomModel) -> dict[str, Any]:
         # equals a whole one at the same version (a list of connections would change with
         # no version to tell it by).
         "online": [s.player for s in room.seats if s.online and s.bot is None],
+        # Votes to remove: whether one may be started here, and the one running (who has
+        # voted, never how).
+        "votes": {"allowed": votes_open(room), "running": vote_view(room)},
+        # The page of the match on the podium (/m/<id>), once it has ended.
+        "match_page": (room.match_page or None) if room.status is Status.ENDED else None,
     }
 
 
@@ -141,22 +149,25 @@ def joining(room: RoomModel) -> str:
 
 
 def finished_match(room: RoomModel, outcome: Outcome, at: float) -> FinishedMatch:
-    """A match that just ended, as the store keeps it for the home page's recent matches:
-    each player with the seat colour they had (or had before leaving)."""
+    """A match that just ended, as the store keeps it for the home page's recent matches,
+    its players' own lists and its page: each player with the seat colour they had (or had
+    before leaving); one removed during it who asked to hide their name, without it."""
 
     def colour_of(player: str) -> int | None:
         seat = room.seat(player)
         return seat.colour if seat is not None else room.former_colours.get(player)
 
+    hidden = room.hidden_names
     players = [
         {
             "id": p.seat,
-            "name": p.nickname,
+            "name": None if p.seat in hidden else p.nickname,
             "score": p.score,
             "place": p.place,
             "winner": p.winner,
             "colour": colour_of(p.seat),
             "bot": p.seat.startswith(BOT_ID_PREFIX),
+            "hidden": p.seat in hidden,
         }
         for p in outcome.ranking
     ]
@@ -165,7 +176,18 @@ def finished_match(room: RoomModel, outcome: Outcome, at: float) -> FinishedMatc
         game=room.game.NAME,
         ended_at=at,
         players=players,
+        started_at=room.match_started_at or None,
         # Only public rooms' matches are shown to everyone (a private room's code and
         # players are for those who were there).
-        extra={"reason": outcome.reason, "public": room.public},
+        extra={"reason": outcome.reason, "public": room.public, "hidden": sorted(hidden)},
+        public_id=room.match_page or new_match_id(),
     )
+
+
+def match_log(room: RoomModel, last_seq: int) -> MatchLog | None:
+    """What to keep of the match that ended with the log's entry ``last_seq``, for its page:
+    its records from its start on (its chat left out) and the room as it started; None for a
+    match whose start this code did not note (replayed from a log older than pages)."""
+    if not room.match_seq or room.opening is None or room.match_seq > last_seq:
+        return None
+    return MatchLog(room.match_seq, last_seq, room.opening, list(room.match_chat))

@@ -37,6 +37,7 @@ from .addresses import is_loopback
 from .config import Config
 from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
 from .guard import Guard
+from .match_pages import match_routes
 from .metrics import Metrics
 from .outlet import Outlet
 from .session import Session
@@ -330,6 +331,7 @@ def create_app(
         Route("/api/games", games_info),
         Route("/api/rooms", rooms_info),
         Route("/api/rooms/{code}", room_info),
+        *match_routes(state, WEB / "index.html"),  # /m/{id} and /api/matches/{id}
         Route("/healthz", health),
         Route("/version", version),
         Route("/metrics", metrics),  # /ws: straight from the gate, below

@@ -68,6 +68,10 @@ _ROOM_MESSAGES = (
     p.StartMatch,
     p.Rematch,
     p.Sync,
+    p.VoteRemove,
+    p.CastVote,
+    p.AllowVotes,
+    p.HideName,
 )
 
 
@@ -184,6 +188,11 @@ class Session:
             # "Back to the room" right: not after a kick, a leave in another tab, a close).
             seated = await self.manager.seated_room(self.player)
             self.send(p.Ack(message.id, {"seated": seated}))
+        elif isinstance(message, p.MyMatches):
+            # This connection's own player only: its identity was proved by its secret
+            # token at hello, so nobody can list another browser's matches.
+            matches = await self.manager.matches_of(self.player, message.limit, message.before)
+            self.send(p.Ack(message.id, {"matches": matches}))
         elif isinstance(message, p.Ping):
             self.send(p.Ack(message.id, {"now": time.time()}))
 

@@ -3,7 +3,8 @@
 "Nothing acknowledged is ever lost. Persist, then broadcast." A room appends each
 accepted action with `Store.append` and broadcasts only after it returns; on start
 the server rebuilds every live room from `Store.load_live_rooms`. Finished matches
-are kept for "recent matches". The store never looks inside a log entry.
+are kept for "recent matches", their players' own lists and their pages (with the
+match's records, copied from its room's log as it ends). The store never looks inside a log entry.
 
 `base` is the contract and `errors` what can go wrong; `rules` are the checks every
 back-end applies alike. The back-ends are packages of their own, each imported only by
@@ -13,8 +14,10 @@ whoever opens one: `sqlite` (the default, `SQLiteStore`) and `postgres` (cluster
 
 from .base import (
     FinishedMatch,
+    KeptMatch,
     LiveRoom,
     LogEntry,
+    MatchLog,
     RoomRecord,
     Snapshot,
     Store,
@@ -22,6 +25,7 @@ from .base import (
 )
 from .errors import (
     CommitFailed,
+    MatchExists,
     RoomExists,
     SeqError,
     SnapshotError,
@@ -33,8 +37,11 @@ from .errors import (
 __all__ = [
     "CommitFailed",
     "FinishedMatch",
+    "KeptMatch",
     "LiveRoom",
     "LogEntry",
+    "MatchExists",
+    "MatchLog",
     "RoomExists",
     "RoomRecord",
     "SeqError",

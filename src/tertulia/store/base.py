@@ -63,10 +63,12 @@ class LiveRoom(msgspec.Struct, frozen=True):
 
 
 class FinishedMatch(msgspec.Struct, frozen=True):
-    """A match that ended, kept for "recent matches".
+    """A match that ended, kept for "recent matches", its players' own lists and its page.
 
     `players` is one dict per seat, e.g. ``{"id": ..., "name": ..., "score": 12}``;
-    the store only requires it to be JSON-able.
+    the store only requires it to be JSON-able, and reads one thing of it: each ``id``
+    (a string) is kept as one of the match's players (`Store.matches_of`), unless its
+    ``bot`` is true. `public_id` names the match's page (None: it has none).
     """
 
     room: str
@@ -75,6 +77,28 @@ class FinishedMatch(msgspec.Struct, frozen=True):
     players: list[dict[str, Any]]
     started_at: float | None = None
     extra: dict[str, Any] = msgspec.field(default_factory=dict)
+    public_id: str | None = None
+
+
+class MatchLog(msgspec.Struct, frozen=True):
+    """What to keep of a finished match's records, for its page: the entries ``first_seq``
+    to ``last_seq`` of its room's log (live: its code is the match's `room`), but ``skip``,
+    copied in the transaction that keeps the match, and ``opening``, the room's state just
+    before them as the rooms layer encoded it (opaque, like entries)."""
+
+    first_seq: int
+    last_seq: int
+    opening: bytes
+    skip: list[int] = msgspec.field(default_factory=list)
+
+
+class KeptMatch(msgspec.Struct, frozen=True):
+    """A finished match with what its page folds: its opening and its kept entries, in seq
+    order (None and [] when it kept none)."""
+
+    match: FinishedMatch
+    opening: bytes | None
+    entries: list[LogEntry]
 
 
 class StoreStats(msgspec.Struct):
@@ -148,16 +172,21 @@ class Store(Protocol):
         """Mark the room closed; its code becomes free. Drops its log unless `keep_log`."""
         ...
 
-    async def record_finished_match(self, match: FinishedMatch) -> None:
-        """Keep a finished match for `recent_matches`."""
+    async def record_finished_match(
+        self, match: FinishedMatch, log: MatchLog | None = None
+    ) -> None:
+        """Keep a finished match for `recent_matches`, its players' `matches_of` and, with
+        ``log``, its records for its page (`load_match`), all in one transaction. A
+        `public_id` another match has is refused (nothing kept)."""
         ...
 
     async def remove_older_than(self, before: float, *, limit: int = 500) -> int:
-        """Retention (``--keep-days``): remove finished matches whose ``ended_at`` and
-        closed rooms whose close time (with any log and snapshot kept by ``keep_log``) are
-        before ``before``, at most ``limit`` rows of any kind in one short write, and return
-        how many rows went; the caller calls again until it returns 0. Live rooms are never
-        touched. Short on purpose: the rooms' appends wait behind it in a single writer."""
+        """Retention (``--keep-days``): remove finished matches whose ``ended_at`` (with
+        their kept records and players) and closed rooms whose close time (with any log and
+        snapshot kept by ``keep_log``) are before ``before``, at most ``limit`` rows of
+        matches, kept records, rooms and logs in one short write, and return how many of
+        those went; the caller calls again until it returns 0. Live rooms are never touched.
+        Short on purpose: the rooms' appends wait behind it in a single writer."""
         ...
 
     async def load_live_rooms(self) -> list[LiveRoom]:
@@ -176,6 +205,18 @@ class Store(Protocol):
     ) -> list[FinishedMatch]:
         """Finished matches, newest first; with ``public_only``, those whose ``extra`` says
         ``"public": true``."""
+        ...
+
+    async def matches_of(
+        self, player: str, limit: int = 20, *, before: float | None = None
+    ) -> list[FinishedMatch]:
+        """The finished matches ``player`` played, newest first (those that ended before
+        ``before``, if given)."""
+        ...
+
+    async def load_match(self, public_id: str) -> KeptMatch | None:
+        """The finished match whose page is ``public_id``, with its kept records; None if
+        none has that id (or it was removed after ``--keep-days``)."""
         ...
 
     async def close(self) -> None:

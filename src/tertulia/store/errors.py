@@ -1,10 +1,10 @@
 """Errors the store raises.
 
 Two kinds, kept apart on purpose (as h11 does): a *refused request* (`SeqError`,
-`UnknownRoom`, `RoomExists`, `SnapshotError`, `FencedOut`) means the caller asked for something
-the log cannot accept, nothing was written, and the store is fine; a `CommitFailed`
-means the database itself failed, nothing in that batch was acknowledged, and the
-room that sent it cannot know more than "not written".
+`UnknownRoom`, `RoomExists`, `SnapshotError`, `FencedOut`, `MatchExists`) means the caller
+asked for something the log cannot accept, nothing was written, and the store is fine; a
+`CommitFailed` means the database itself failed, nothing in that batch was acknowledged, and
+the room that sent it cannot know more than "not written".
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ class SeqError(StoreError):
 
     Usually two writers for one room, or a retry of something already written.
     """
+
+
+class MatchExists(StoreError):
+    """Another finished match already has this page id (`FinishedMatch.public_id`)."""
 
 
 class SnapshotError(StoreError):

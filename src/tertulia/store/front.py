@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any, Protocol, Self
 
 from . import rules
-from .base import FinishedMatch, LogEntry, RoomRecord, Snapshot, StoreStats
+from .base import FinishedMatch, LogEntry, MatchLog, RoomRecord, Snapshot, StoreStats
 from .writes import Append, CloseRoom, CreateRoom, RecordMatch, SaveSnapshot, UpdateMeta, Write
 
 _OnDone = Callable[[BaseException | None], None]
@@ -135,9 +135,19 @@ class StoreFront:
             CloseRoom(rules.code(code), reason, rules.when(at), bool(keep_log))
         )
 
-    async def record_finished_match(self, match: FinishedMatch) -> None:
-        """Keep a finished match for `recent_matches`."""
+    async def record_finished_match(
+        self, match: FinishedMatch, log: MatchLog | None = None
+    ) -> None:
+        """Keep a finished match for `recent_matches` and its players' `matches_of`; with
+        ``log``, its records too, for its page (`load_match`)."""
         started_at = match.started_at
+        public_id = match.public_id
+        first, last, skip, opening = 0, 0, [], None
+        if log is not None:
+            first, last = rules.seq(log.first_seq), rules.seq(log.last_seq)
+            if last < first:
+                raise ValueError(f"expected last_seq >= first_seq, got {first}..{last}")
+            skip, opening = [rules.seq(s) for s in log.skip], rules.payload(log.opening)
         write = RecordMatch(
             self._storable("room", rules.string("room", match.room)),
             self._storable("game", rules.string("game", match.game)),
@@ -145,6 +155,14 @@ class StoreFront:
             rules.moment("ended_at", match.ended_at),
             self._json(match.players),
             self._json(match.extra),
+            None
+            if public_id is None
+            else self._storable("public_id", rules.text("public_id", public_id)),
+            opening,
+            [self._storable("player", p) for p in rules.player_ids(match.players)],
+            first,
+            last,
+            skip,
         )
         await self._writer.submit(write)
 

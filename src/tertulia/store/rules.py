@@ -104,6 +104,17 @@ def retention_limit(limit: int) -> int:
     return limit
 
 
+def player_ids(players: list[dict[str, Any]]) -> list[str]:
+    """The ids a finished match keeps as its players' (`base.FinishedMatch`): each seat's
+    ``id``, once, but computer players' (``bot``)."""
+    ids = [
+        p["id"]
+        for p in players
+        if isinstance(p, dict) and isinstance(p.get("id"), str) and not p.get("bot")
+    ]
+    return list(dict.fromkeys(ids))
+
+
 def recent_limit(limit: int) -> int:
     """How many matches `Store.recent_matches` may return."""
     if limit < 0:

@@ -73,8 +73,10 @@ class CloseRoom(RoomWrite, frozen=True):
 
 
 class RecordMatch(Write, frozen=True):
-    """Keep a finished match (of ``room``, which need not be live). Its fields are in the
-    order of the columns of ``finished_matches`` they fill."""
+    """Keep a finished match (of ``room``, which need not be live), its players (``player_ids``)
+    and, if ``last_seq``, its records copied from the live room's log (``first_seq`` to
+    ``last_seq`` but ``skip``) with its ``opening``. Its first fields are in the order of the
+    columns of ``finished_matches`` they fill."""
 
     room: str
     game: str
@@ -82,6 +84,25 @@ class RecordMatch(Write, frozen=True):
     ended_at: float
     players_json: str
     extra_json: str
+    public_id: str | None = None
+    opening: bytes | None = None
+    player_ids: list[str] = []
+    first_seq: int = 0
+    last_seq: int = 0
+    skip: list[int] = []
+
+    def row(self) -> tuple:
+        """The values of the match's row, in `sql.insert_match_sql`'s order."""
+        return (
+            self.room,
+            self.game,
+            self.started_at,
+            self.ended_at,
+            self.players_json,
+            self.extra_json,
+            self.public_id,
+            self.opening,
+        )
 
 
 class RemoveExpired(Write, frozen=True):

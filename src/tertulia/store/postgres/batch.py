@@ -26,11 +26,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
 import psycopg
 
-from .. import rules
-from ..errors import FencedOut, RoomExists, StoreError, UnknownRoom
+from .. import rules, sql
+from ..errors import FencedOut, MatchExists, RoomExists, StoreError, UnknownRoom
 from ..writes import (
     Append,
     Claim,
@@ -43,6 +42,7 @@ from ..writes import (
     UpdateMeta,
     Write,
 )
+from .schema import DIALECT
 
 log = logging.getLogger("tertulia.store.postgres")
 
@@ -266,10 +266,37 @@ class Batch:
         self.held[write.code] = None
 
     async def record_match(self, write: RecordMatch) -> None:
+        """The match's row, its players and its records copied from its room's log, in one
+        statement (its savepoint's): a `public_id` another match has fails it alone
+        (`MatchExists`)."""
+        try:
+            await self._record_match(write)
+        except StoreError as refused:
+            if isinstance(refused.__cause__, psycopg.errors.UniqueViolation):
+                raise MatchExists(
+                    f"a finished match already has the page id {write.public_id!r}"
+                ) from None
+            raise
+
+    async def _record_match(self, write: RecordMatch) -> None:
         await self._savepoint(
-            "INSERT INTO finished_matches (room_code, game, started_at, ended_at, players, extra) "
-            "VALUES (%s, %s, %s, %s, %s::jsonb, %s::jsonb)",
-            msgspec.structs.astuple(write),  # its fields in the columns' order
+            f"WITH m AS ({sql.insert_match_sql(DIALECT)} RETURNING id), "
+            "p AS (INSERT INTO match_players (match_id, player, ended_at) "
+            "SELECT m.id, players.id, %s FROM m, unnest(%s::text[]) AS players (id)), "
+            "l AS (INSERT INTO match_log (match_id, seq, at, payload) "
+            "SELECT m.id, l.seq, l.at, l.payload FROM m, log l JOIN rooms r ON r.id = l.room_id "
+            "WHERE r.code = %s AND r.closed_at IS NULL AND l.seq BETWEEN %s AND %s "
+            f"AND {DIALECT.not_listed.format('l.seq')}) "
+            "SELECT 1",
+            (
+                *write.row(),
+                write.ended_at,
+                write.player_ids,
+                write.room,
+                write.first_seq,
+                write.last_seq,
+                write.skip,
+            ),
         )
 
 

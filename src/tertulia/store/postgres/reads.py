@@ -12,7 +12,7 @@ from typing import Any
 import psycopg
 
 from .. import sql
-from ..base import FinishedMatch, LiveRoom, LogEntry, Snapshot
+from ..base import FinishedMatch, KeptMatch, LiveRoom, LogEntry, Snapshot
 from .schema import DIALECT
 
 
@@ -71,17 +71,50 @@ async def recent_matches(
     return [sql.finished_match(row) for row in await cursor.fetchall()]
 
 
+async def matches_of(
+    conn: psycopg.AsyncConnection[Any], player: str, limit: int, before: float | None
+) -> list[FinishedMatch]:
+    """The finished matches ``player`` played, newest first."""
+    query, params = sql.matches_of_query(DIALECT, player, limit, before)
+    cursor = await conn.execute(query, params)  # type: ignore[arg-type]  # our own SQL
+    return [sql.finished_match(row) for row in await cursor.fetchall()]
+
+
+async def load_match(conn: psycopg.AsyncConnection[Any], public_id: str) -> KeptMatch | None:
+    """One kept match and its records, from one moment of the database."""
+    async with conn.transaction():
+        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        cursor = await conn.execute(sql.match_query(DIALECT), (public_id,))  # type: ignore[arg-type]
+        row = await cursor.fetchone()
+        if row is None:
+            return None
+        match_id, opening = row[7], row[8]
+        cursor = await conn.execute(sql.match_log_query(DIALECT), (match_id,))  # type: ignore[arg-type]
+        entries = [LogEntry(seq, at, payload) for seq, at, payload in await cursor.fetchall()]
+    return KeptMatch(sql.finished_match(row), opening, entries)
+
+
 async def remove_older_than(conn: psycopg.AsyncConnection[Any], before: float, limit: int) -> int:
-    """Retention: at most ``limit`` finished matches ended, then closed rooms (their kept log
-    and snapshot with them) closed, before ``before``; returns how many rows went."""
+    """Retention: at most ``limit`` finished matches ended (their kept records and players
+    with them), then closed rooms (their kept log and snapshot with them) closed, before
+    ``before``; returns how many rows of matches, kept records and rooms went."""
     removed = 0
     async with conn.transaction():
         cursor = await conn.execute(
-            "DELETE FROM finished_matches WHERE id IN (SELECT id FROM finished_matches "
-            "WHERE ended_at < %s ORDER BY id LIMIT %s)",
+            "SELECT id FROM finished_matches WHERE ended_at < %s ORDER BY id LIMIT %s",
             (before, limit),
         )
-        removed += cursor.rowcount
+        matches = [row[0] for row in await cursor.fetchall()]
+        if matches:
+            cursor = await conn.execute(
+                "DELETE FROM match_log WHERE match_id = ANY(%s)", (matches,)
+            )
+            removed += cursor.rowcount
+            await conn.execute("DELETE FROM match_players WHERE match_id = ANY(%s)", (matches,))
+            cursor = await conn.execute(
+                "DELETE FROM finished_matches WHERE id = ANY(%s)", (matches,)
+            )
+            removed += cursor.rowcount
         if removed < limit:
             cursor = await conn.execute(
                 "SELECT id FROM rooms WHERE closed_at IS NOT NULL AND closed_at < %s "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..sql import Dialect, migrations_to_run, schema_1
+from ..sql import Dialect, migrations_to_run, schema_1, schema_2
 
 if TYPE_CHECKING:  # psycopg is imported lazily: the single-process server never needs it
     import psycopg
@@ -39,6 +39,7 @@ DIALECT = Dialect(
     json_text="{}::text",
     # As SQLite's json_extract(...) = 1: true, or the number 1.
     public_extra="extra -> 'public' IN ('true'::jsonb, '1'::jsonb)",
+    not_listed="NOT ({} = ANY(%s::bigint[]))",
 )
 
 MIGRATIONS: list[str] = [
@@ -51,6 +52,8 @@ CREATE TABLE identity_key (
     key bytea NOT NULL CHECK (length(key) >= 16)
 );
 """,
+    # 2: match pages: each finished match's page id, opening and records, and its players.
+    schema_2(DIALECT),
 ]
 
 # Any fixed number, the same on every node: the advisory lock that serialises migrations.

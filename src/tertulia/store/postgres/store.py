@@ -35,7 +35,7 @@ from typing import Any
 import psycopg
 
 from .. import rules
-from ..base import FinishedMatch, LiveRoom, RoomRecord
+from ..base import FinishedMatch, KeptMatch, LiveRoom, RoomRecord
 from ..errors import StoreClosed, UnknownRoom
 from ..front import StoreFront
 from ..writes import Claim, Claimed
@@ -140,6 +140,23 @@ class PostgresStore(StoreFront):
         whose ``extra`` says ``"public": true``)."""
         limit = rules.recent_limit(limit)
         return await self._read(lambda conn: reads.recent_matches(conn, limit, game, public_only))
+
+    async def matches_of(
+        self, player: str, limit: int = 20, *, before: float | None = None
+    ) -> list[FinishedMatch]:
+        """The finished matches ``player`` played, newest first."""
+        player, limit = rules.string("player", player), rules.recent_limit(limit)
+        before = None if before is None else rules.moment("before", before)
+        if "\x00" in player:
+            return []  # (no player id has one: PostgreSQL text cannot)
+        return await self._read(lambda conn: reads.matches_of(conn, player, limit, before))
+
+    async def load_match(self, public_id: str) -> KeptMatch | None:
+        """The finished match whose page is ``public_id``, with its kept records."""
+        public_id = rules.string("public_id", public_id)
+        if "\x00" in public_id:
+            return None
+        return await self._read(lambda conn: reads.load_match(conn, public_id))
 
     async def load_live_room(self, code: str, *, snapshot: bool = True) -> LiveRoom | None:
         """One live room as `load_live_rooms` gives it (None if none has the code); with

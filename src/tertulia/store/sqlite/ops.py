@@ -17,8 +17,8 @@ from typing import Any
 import msgspec
 
 from .. import rules, sql
-from ..base import FinishedMatch, LiveRoom, LogEntry, Snapshot
-from ..errors import RoomExists, UnknownRoom
+from ..base import FinishedMatch, KeptMatch, LiveRoom, LogEntry, Snapshot
+from ..errors import MatchExists, RoomExists, UnknownRoom
 from ..writes import (
     Append,
     CloseRoom,
@@ -98,24 +98,55 @@ def close_room(conn: sqlite3.Connection, write: CloseRoom) -> None:
 
 
 def record_match(conn: sqlite3.Connection, write: RecordMatch) -> None:
-    conn.execute(
-        "INSERT INTO finished_matches (room_code, game, started_at, ended_at, players, extra) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        msgspec.structs.astuple(write),  # its fields in the columns' order
+    """The match's row, its players, and its records copied from its room's log (a
+    `public_id` another match has: `MatchExists`, this request alone rolled back)."""
+    if (
+        write.public_id is not None
+        and conn.execute(
+            "SELECT 1 FROM finished_matches WHERE public_id = ?", (write.public_id,)
+        ).fetchone()
+    ):
+        raise MatchExists(f"a finished match already has the page id {write.public_id!r}")
+    match_id = conn.execute(sql.insert_match_sql(DIALECT), write.row()).lastrowid
+    conn.executemany(
+        sql.insert_match_player_sql(DIALECT),
+        [(match_id, player, write.ended_at) for player in write.player_ids],
     )
+    if write.last_seq:
+        skip = msgspec.json.encode(write.skip).decode()
+        conn.execute(
+            sql.copy_match_log_sql(DIALECT),
+            (match_id, write.room, write.first_seq, write.last_seq, skip),
+        )
 
 
 def remove_expired(conn: sqlite3.Connection, write: RemoveExpired) -> int:
-    """Remove finished matches that ended before ``before`` and closed rooms closed before
-    it (with whatever log and snapshot they kept), at most ``limit`` rows in all; return how
-    many went. The caller asks again until 0: each call is one short request, so the rooms'
-    appends queued behind it wait for ``limit`` rows, never for the whole clean-up."""
+    """Remove finished matches that ended before ``before`` (with their kept records and
+    players) and closed rooms closed before it (with whatever log and snapshot they kept), at
+    most ``limit`` rows in all (a match's players and a room's snapshot go uncounted with
+    it); return how many went. The caller asks again until 0: each call is one short
+    request, so the rooms' appends queued behind it wait for ``limit`` rows, never for the
+    whole clean-up."""
     before, limit = write.before, write.limit
-    removed = conn.execute(
-        "DELETE FROM finished_matches WHERE id IN "
-        "(SELECT id FROM finished_matches WHERE ended_at < ? LIMIT ?)",
+    removed = 0
+    matches = conn.execute(
+        "SELECT id FROM finished_matches WHERE ended_at < ? ORDER BY id LIMIT ?",
         (before, limit),
-    ).rowcount
+    ).fetchall()
+    for (match_id,) in matches:
+        # Its kept records first, in batches like a room's log; its players (a few rows,
+        # not counted) with it, as a room's snapshot goes with the room.
+        removed += conn.execute(
+            "DELETE FROM match_log WHERE rowid IN "
+            "(SELECT rowid FROM match_log WHERE match_id = ? LIMIT ?)",
+            (match_id, limit - removed),
+        ).rowcount
+        if removed >= limit:
+            return removed  # the rest of it (and its row) next time
+        conn.execute("DELETE FROM match_players WHERE match_id = ?", (match_id,))
+        removed += conn.execute("DELETE FROM finished_matches WHERE id = ?", (match_id,)).rowcount
+        if removed >= limit:
+            return removed
     rooms = conn.execute(
         "SELECT id FROM rooms WHERE closed_at IS NOT NULL AND closed_at < ? LIMIT ?",
         (before, max(limit - removed, 0)),
@@ -221,3 +252,27 @@ def read_recent_matches(
 ) -> list[FinishedMatch]:
     query, params = sql.recent_matches_query(DIALECT, limit, game, public_only)
     return [sql.finished_match(row) for row in conn.execute(query, params).fetchall()]
+
+
+def read_matches_of(
+    conn: sqlite3.Connection, player: str, limit: int, before: float | None
+) -> list[FinishedMatch]:
+    query, params = sql.matches_of_query(DIALECT, player, limit, before)
+    return [sql.finished_match(row) for row in conn.execute(query, params).fetchall()]
+
+
+def read_match(conn: sqlite3.Connection, public_id: str) -> KeptMatch | None:
+    """One kept match and its records, from one moment of the file."""
+    conn.execute("BEGIN")
+    try:
+        row = conn.execute(sql.match_query(DIALECT), (public_id,)).fetchone()
+        if row is None:
+            return None
+        match_id, opening = row[7], row[8]
+        entries = [
+            LogEntry(seq, at, payload)
+            for seq, at, payload in conn.execute(sql.match_log_query(DIALECT), (match_id,))
+        ]
+    finally:
+        conn.execute("COMMIT")
+    return KeptMatch(sql.finished_match(row), opening, entries)

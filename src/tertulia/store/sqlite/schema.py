@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ..sql import Dialect, migrations_to_run, schema_1
+from ..sql import Dialect, migrations_to_run, schema_1, schema_2
 
 # A column kind of the shared tables (`sql.Column`) -> its type here. STRICT tables: SQLite
 # refuses a value of the wrong type instead of storing it as whatever it is.
@@ -31,6 +31,7 @@ DIALECT = Dialect(
     param="?",
     json_text="{}",
     public_extra="json_extract(extra, '$.public') = 1",
+    not_listed="{} NOT IN (SELECT value FROM json_each(?))",
 )
 
 MIGRATIONS: list[str] = [
@@ -40,6 +41,8 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX rooms_closed ON rooms (closed_at) WHERE closed_at IS NOT NULL;
     """,
+    # 3: match pages: each finished match's page id, opening and records, and its players.
+    schema_2(DIALECT),
 ]
 
 

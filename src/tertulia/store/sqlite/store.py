@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import rules
-from ..base import FinishedMatch, LiveRoom, RoomRecord
+from ..base import FinishedMatch, KeptMatch, LiveRoom, RoomRecord
 from ..errors import StoreClosed
 from ..front import StoreFront
 from ..writes import RemoveExpired
@@ -88,6 +88,19 @@ class SQLiteStore(StoreFront):
         return await self._read(
             lambda conn: ops.read_recent_matches(conn, limit, game, public_only)
         )
+
+    async def matches_of(
+        self, player: str, limit: int = 20, *, before: float | None = None
+    ) -> list[FinishedMatch]:
+        """The finished matches ``player`` played, newest first."""
+        player, limit = rules.string("player", player), rules.recent_limit(limit)
+        before = None if before is None else rules.moment("before", before)
+        return await self._read(lambda conn: ops.read_matches_of(conn, player, limit, before))
+
+    async def load_match(self, public_id: str) -> KeptMatch | None:
+        """The finished match whose page is ``public_id``, with its kept records."""
+        public_id = rules.string("public_id", public_id)
+        return await self._read(lambda conn: ops.read_match(conn, public_id))
 
     async def _read(self, query: Any) -> Any:
         if self._closed:

@@ -102,6 +102,7 @@ _KINDS: dict[str, type[BaseException]] = {
         errors.StoreError,
         errors.UnknownRoom,
         errors.RoomExists,
+        errors.MatchExists,
         errors.SeqError,
         errors.SnapshotError,
         errors.CommitFailed,
