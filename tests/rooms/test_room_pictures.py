@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from tertulia import protocol as p
 from tertulia.bots.base import DecisionRunner
 from tertulia.games import GAMES
 from tertulia.games.base import RuleError
+from tertulia.rooms import commands
 from tertulia.rooms.inbox import ClockRanOut, GraceOver
 from tertulia.rooms.manager import ManagerConfig, RoomManager
 from tertulia.rooms.reactions import REACTIONS
@@ -144,9 +146,34 @@ def _pinto(view: dict[str, Any], me: str, pick: Any) -> list[dict[str, Any]]:
     ]
 
 
+def _one_of(data: st.DataObject, options: Any) -> Any:
+    """One of ``options``, which the room's state decides (its seats, a rack): the draw is a
+    plain number, so that hypothesis replays and shrinks an example the same way whatever the
+    state gives (the room deals with seeds of its own)."""
+    options = list(options)
+    return options[data.draw(st.integers(min_value=0, max_value=10**6)) % len(options)]
+
+
+def _shuffled(data: st.DataObject, items: list[str]) -> list[str]:
+    """``items`` in an order drawn as a plain number (see ``_one_of``)."""
+    random.Random(data.draw(st.integers(min_value=0, max_value=2**32))).shuffle(items)
+    return items
+
+
 def _move(view: dict[str, Any], me: str, pick: Any) -> dict[str, Any]:
     moves = {"pitacor": _pitacor, "haiclue": _haiclue, "pinto": _pinto}[view["game"]]
     return pick(moves(view, me, pick))
+
+
+class _Seeds:
+    """The matches' seeds drawn from a fixed sequence, not the system's randomness: the same
+    example deals the same racks and targets again, so hypothesis replays it as it ran."""
+
+    def __init__(self) -> None:
+        self._rng = random.Random(7)
+
+    def randbits(self, bits: int) -> int:
+        return self._rng.getrandbits(bits)
 
 
 class RoomPictures(RuleBasedStateMachine):
@@ -154,6 +181,7 @@ class RoomPictures(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
+        self._system_secrets, commands.secrets = commands.secrets, _Seeds()
         self.loop = asyncio.new_event_loop()
         self.folder = tempfile.TemporaryDirectory()
         self.conns: list[Connection] = []
@@ -185,6 +213,7 @@ class RoomPictures(RuleBasedStateMachine):
         finally:
             self.loop.close()
             self.folder.cleanup()
+            commands.secrets = self._system_secrets
 
     # ------------------------------------------------------------------ helpers
 
@@ -268,7 +297,7 @@ class RoomPictures(RuleBasedStateMachine):
     def someone_reacts(self, data: st.DataObject, kind: str) -> None:
         """A reaction reaches every connection (screens too), and changes nothing: no
         version, no record."""
-        conn = data.draw(st.sampled_from(self.conns))
+        conn = _one_of(data, self.conns)
         version, seq = self.room.version, self.room.seq
         before = {id(c): len(c.reactions) for c in self.conns}
         answer = self._ask(conn, p.React(next(_ids), kind=kind))
@@ -284,20 +313,20 @@ class RoomPictures(RuleBasedStateMachine):
     @precondition(lambda self: self._seated())
     @rule(data=st.data(), resume=st.booleans())
     def a_seated_player_opens_another_tab(self, data: st.DataObject, resume: bool) -> None:
-        player = data.draw(st.sampled_from(self._seated()))
+        player = _one_of(data, self._seated())
         self._attach(Connection(player), "again", resume=resume)
 
     @precondition(lambda self: self.conns)
     @rule(data=st.data())
     def a_connection_closes(self, data: st.DataObject) -> None:
-        conn = data.draw(st.sampled_from(self.conns))
+        conn = _one_of(data, self.conns)
         self.conns.remove(conn)
         self._in_the_loop(lambda: self.room.detach(conn))
 
     @precondition(lambda self: self._seated())
     @rule(data=st.data())
     def a_drop_grace_runs_out(self, data: st.DataObject) -> None:
-        player = data.draw(st.sampled_from(self._seated()))
+        player = _one_of(data, self._seated())
         self._in_the_loop(lambda: self.room.inbox.put(GraceOver(player)))
 
     @precondition(lambda self: self.room.model.match is not None)
@@ -311,17 +340,17 @@ class RoomPictures(RuleBasedStateMachine):
     @rule(data=st.data(), times=st.integers(min_value=1, max_value=8))
     def players_move(self, data: st.DataObject, times: int) -> None:
         for _ in range(times):
-            conn = data.draw(st.sampled_from(self.conns))
+            conn = _one_of(data, self.conns)
             view = conn.picture.get("view")
             if not view:
                 continue
-            pick = lambda options: data.draw(st.sampled_from(list(options)))  # noqa: E731
+            pick = lambda options: _one_of(data, list(options))  # noqa: E731
             self._ask(conn, p.Act(next(_ids), action=_move(view, conn.player, pick)))
 
     @precondition(lambda self: self.conns)
     @rule(data=st.data(), kind=st.sampled_from(["chat", "nickname", "leave"] + ["chat"] * 3))
     def a_player_speaks_or_leaves(self, data: st.DataObject, kind: str) -> None:
-        conn = data.draw(st.sampled_from(self.conns))
+        conn = _one_of(data, self.conns)
         if kind == "chat":
             self._ask(conn, p.Chat(next(_ids), text="hi"))
         elif kind == "nickname":
@@ -353,8 +382,8 @@ class RoomPictures(RuleBasedStateMachine):
         host = self._host()
         assert host is not None
         model = self.room.model
-        someone = data.draw(st.sampled_from([s.player for s in model.seats]))
-        game = data.draw(st.sampled_from(sorted(GAMES)))
+        someone = _one_of(data, [s.player for s in model.seats])
+        game = _one_of(data, sorted(GAMES))
         message: Any = {
             "start": lambda: p.StartMatch(next(_ids)),
             "rematch": lambda: p.Rematch(next(_ids)),
@@ -362,7 +391,7 @@ class RoomPictures(RuleBasedStateMachine):
             "settings": lambda: p.UpdateSettings(next(_ids), settings={}),
             "defaults": lambda: p.RestoreDefaults(next(_ids)),
             "reorder": lambda: p.Reorder(
-                next(_ids), order=data.draw(st.permutations([s.player for s in model.seats]))
+                next(_ids), order=_shuffled(data, [s.player for s in model.seats])
             ),
             "kick": lambda: p.Kick(next(_ids), player=someone),
             "add_bot": lambda: p.AddBot(next(_ids), level="good", language="en"),
@@ -376,7 +405,7 @@ class RoomPictures(RuleBasedStateMachine):
     @precondition(lambda self: self.conns)
     @rule(data=st.data())
     def a_connection_asks_for_the_whole_picture(self, data: st.DataObject) -> None:
-        conn = data.draw(st.sampled_from(self.conns))
+        conn = _one_of(data, self.conns)
         held, version = conn.picture, conn.version
         answer = self._ask(conn, p.Sync(next(_ids)))
         assert isinstance(answer, p.Ack)
