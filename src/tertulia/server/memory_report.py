@@ -1,0 +1,196 @@
+"""What the server holds in memory, for an operator who asks (docs/operations.md, "Memory").
+
+``tertulia serve`` answers SIGUSR1 with a report, one log line: the process's resident memory
+(RSS) as it was asked, after a full garbage collection and after the C allocator gave its free
+pages back (glibc's ``malloc_trim``: what that gives back was free memory malloc kept, not
+live data); its rooms and connections; how many objects of each of tertulia's own classes are
+alive (once every room of a drained server has closed, none of a room's — ``Room``,
+``RoomModel``, ``FanOut``, ``Session``, ``Outlet``, a game's ``State`` — may be left); the most
+numerous types; and, while allocations are traced (tracemalloc), the 20 source lines holding
+the most of the traced memory still alive. SIGUSR2 starts tracing (or forgets what was traced
+so far), so the top of a later report is what was allocated since then and still lives: what
+grew. ``PYTHONTRACEMALLOC=1`` traces from the start instead.
+
+Why not keep a snapshot and compare two: a snapshot of a server holds its traces as Python
+objects, tens of MiB, and the memory it took stayed with the process (measured: RSS 76 → 109
+MiB after one report, malloc_trim or not) — the report would have grown what it measures.
+
+It runs only when asked, on the event loop, and costs what it measures: a full collection and
+a walk over every live object (tens to hundreds of milliseconds for a busy server, during which
+rooms wait), and a snapshot when tracing. Tracing makes every allocation slower and costs
+memory of its own (reported as ``overhead``): for investigations, not to leave on.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import sys
+import sysconfig
+import tracemalloc
+from collections import Counter
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+TOP_LINES = 20  # tracemalloc lines reported
+TOP_TYPES = 15  # most numerous types reported
+_OURS = "tertulia"
+_PACKAGE = Path(__file__).resolve().parents[1]  # .../tertulia
+# Lines left out of the top: tracemalloc's (the snapshot), this report's, and importing.
+_IGNORED = (tracemalloc.__file__, __file__, "<frozen importlib._bootstrap", "<unknown>")
+# Where paths are shown from: the package's folder, then the libraries'.
+_ROOTS = [
+    _PACKAGE.parent,
+    *(Path(p) for p in sorted({sysconfig.get_path(k) for k in ("stdlib", "purelib", "platlib")})),
+]
+
+
+def report(rooms: int, connections: int) -> dict[str, Any]:
+    """What this process holds now (see the module's docstring)."""
+    asked = rss_bytes()
+    collected = gc.collect()
+    after_gc = rss_bytes()
+    trimmed = malloc_trim()
+    result: dict[str, Any] = {
+        "rss": asked,
+        "rss_after_gc": after_gc,
+        "rss_after_trim": rss_bytes() if trimmed else None,
+        "rooms": rooms,
+        "connections": connections,
+        "gc_collected": collected,
+        "allocated_blocks": sys.getallocatedblocks(),
+    }
+    ours, types = live_objects()
+    result["tertulia_objects"] = dict(sorted(ours.items(), key=lambda kv: (-kv[1], kv[0])))
+    result["types"] = dict(types.most_common(TOP_TYPES))
+    result["tracemalloc"] = traced() if tracemalloc.is_tracing() else None
+    return result
+
+
+def trace_from_now() -> None:
+    """Trace allocations from now on (``tracemalloc``; if it was tracing already, forget what
+    it traced): a later report's top lines are then what was allocated since and still lives."""
+    if tracemalloc.is_tracing():
+        tracemalloc.clear_traces()
+    else:
+        tracemalloc.start()
+
+
+def traced() -> dict[str, Any]:
+    """The source lines holding the most memory among the blocks traced and still alive."""
+    current, peak = tracemalloc.get_traced_memory()
+    overhead = tracemalloc.get_tracemalloc_memory()  # the tracing's own memory
+    # (Snapshot.filter_traces is written in Python and takes seconds for a big process: the
+    # lines left out are dropped from the top instead.)
+    stats = tracemalloc.take_snapshot().statistics("lineno")
+    top = []
+    for stat in stats:
+        frame = stat.traceback[0]
+        if not frame.filename.startswith(_IGNORED):
+            where = f"{_short(frame.filename)}:{frame.lineno}"
+            top.append({"where": where, "size": stat.size, "count": stat.count})
+            if len(top) == TOP_LINES:
+                break
+    del stats
+    malloc_trim()  # what the snapshot took, given back
+    return {"traced": current, "peak": peak, "overhead": overhead, "top": top}
+
+
+def live_objects() -> tuple[Counter[str], Counter[str]]:
+    """Live objects of tertulia's classes by ``module.Class`` (enum members left out: they are
+    constants), and of every type (the garbage collector's objects only, for that count).
+    Objects the collector does not track (msgspec structs holding only scalars, such as most
+    room records) are found among the referents of those it does."""
+    ours: Counter[str] = Counter()
+    types: Counter[str] = Counter()
+    names: dict[type, tuple[str, bool]] = {}  # type -> its name, and whether to count it ours
+
+    def name_of(kind: type) -> tuple[str, bool]:
+        known = names.get(kind)
+        if known is None:
+            name = _name(kind)
+            known = names[kind] = (name, name.startswith(_OURS) and not issubclass(kind, Enum))
+        return known
+
+    seen: set[int] = set()
+    untracked: list[Any] = []
+
+    def look_among(referents: list[Any]) -> None:
+        for obj in referents:
+            if name_of(type(obj))[1] and not gc.is_tracked(obj) and id(obj) not in seen:
+                seen.add(id(obj))
+                untracked.append(obj)
+
+    tracked = gc.get_objects()
+    for obj in tracked:
+        name, counted = name_of(type(obj))
+        types[name] += 1
+        if counted:
+            ours[name] += 1
+    for start in range(0, len(tracked), 10_000):
+        look_among(gc.get_referents(*tracked[start : start + 10_000]))
+    del tracked
+    while untracked:  # an untracked struct may hold another one
+        obj = untracked.pop()
+        ours[name_of(type(obj))[0]] += 1
+        look_among(gc.get_referents(obj))
+    return ours, types
+
+
+def rss_bytes() -> int | None:
+    """This process's resident memory (Linux), or None."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def malloc_trim() -> bool:
+    """Give the C allocator's free memory back to the system (glibc); False elsewhere."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # the process's own symbols: libc's among them
+    except (OSError, AttributeError, TypeError):
+        return False
+    trim(0)
+    return True
+
+
+def summary(report: dict[str, Any]) -> str:
+    """One line for a person: RSS at each step, rooms, connections, traced memory."""
+
+    def mib(value: int | None) -> str:
+        return "?" if value is None else f"{value / 2**20:.1f} MiB"
+
+    line = (
+        f"memory report: RSS {mib(report['rss'])}, {mib(report['rss_after_gc'])} after a full "
+        f"collection, {mib(report['rss_after_trim'])} after malloc_trim; "
+        f"{report['rooms']} rooms, {report['connections']} connections"
+    )
+    traced = report["tracemalloc"]
+    if traced is not None:
+        line += f"; traced {mib(traced['traced'])} (tracing itself {mib(traced['overhead'])})"
+    return line
+
+
+def _name(kind: type) -> str:
+    module = kind.__dict__.get("__module__")  # (a metaclass may answer __module__ otherwise)
+    if not isinstance(module, str) or module == "builtins":
+        return kind.__qualname__
+    return f"{module}.{kind.__qualname__}"
+
+
+def _short(filename: str) -> str:
+    """A path shorter to read: from the package (``tertulia/rooms/room.py``) or the library
+    folder (``asyncio/events.py``, ``msgspec/...``) on."""
+    path = Path(filename)
+    for root in _ROOTS:
+        try:
+            return str(path.relative_to(root))
+        except ValueError:
+            continue
+    return filename
