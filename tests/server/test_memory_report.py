@@ -35,6 +35,9 @@ def test_a_report_counts_our_objects_tracked_or_not_and_the_lines_holding_traced
     assert (before["rooms"], before["connections"]) == (2, 3)
     assert before["rss"] > 0 and before["rss_after_gc"] > 0
     assert before["types"]  # the most numerous types, by name
+    pymalloc, malloc = before["pymalloc"], before["malloc"]
+    assert pymalloc["arenas"] >= 1 and pymalloc["in_use"] > 0 and pymalloc["free"] >= 0
+    assert malloc is None or (malloc["in_use"] > 0 and malloc["free"] >= 0)  # glibc only
 
     memory_report.trace_from_now()
     buckets = [TokenBucket(1, 1) for _ in range(300)]  # tracked by the garbage collector

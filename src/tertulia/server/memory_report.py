@@ -6,7 +6,8 @@ pages back (glibc's ``malloc_trim``: what that gives back was free memory malloc
 live data); its rooms and connections; how many objects of each of tertulia's own classes are
 alive (once every room of a drained server has closed, none of a room's — ``Room``,
 ``RoomModel``, ``FanOut``, ``Session``, ``Outlet``, a game's ``State`` — may be left); the most
-numerous types; and, while allocations are traced (tracemalloc), the 20 source lines holding
+numerous types; what Python's small-object allocator (pymalloc) and the C allocator hold, in
+use and free; and, while allocations are traced (tracemalloc), the 20 source lines holding
 the most of the traced memory still alive. SIGUSR2 starts tracing (or forgets what was traced
 so far), so the top of a later report is what was allocated since then and still lives: what
 grew. ``PYTHONTRACEMALLOC=1`` traces from the start instead.
@@ -25,8 +26,11 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import os
+import re
 import sys
 import sysconfig
+import tempfile
 import tracemalloc
 from collections import Counter
 from enum import Enum
@@ -60,6 +64,8 @@ def report(rooms: int, connections: int) -> dict[str, Any]:
         "connections": connections,
         "gc_collected": collected,
         "allocated_blocks": sys.getallocatedblocks(),
+        "pymalloc": pymalloc_stats(),
+        "malloc": malloc_stats(),
     }
     ours, types = live_objects()
     result["tertulia_objects"] = dict(sorted(ours.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -138,6 +144,74 @@ def live_objects() -> tuple[Counter[str], Counter[str]]:
     return ours, types
 
 
+# Lines of sys._debugmallocstats() and the names they are reported under.
+_PYMALLOC = {
+    "# arenas allocated current": "arenas",
+    "# arenas highwater mark": "arenas_highwater",
+    "# bytes in allocated blocks": "in_use",
+    "# bytes in available blocks": "free_in_used_pools",
+}
+_UNUSED_POOLS = re.compile(r"^(\d+) unused pools \* (\d+) bytes")
+
+
+def pymalloc_stats() -> dict[str, int] | None:
+    """Python's small-object allocator: its arenas (1 MiB each, given back only when wholly
+    empty), the bytes in live blocks, and the free space inside its arenas — free memory
+    held, not data. Read from ``sys._debugmallocstats``, which writes to the C stderr."""
+    debug = getattr(sys, "_debugmallocstats", None)
+    if debug is None:
+        return None
+    with tempfile.TemporaryFile() as sink:
+        saved = os.dup(2)
+        try:
+            os.dup2(sink.fileno(), 2)
+            debug()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        sink.seek(0)
+        text = sink.read().decode(errors="replace")
+    found: dict[str, int] = {}
+    for line in text.splitlines():
+        name, _, value = line.partition("=")
+        key = _PYMALLOC.get(name.strip())
+        if key is not None:
+            found[key] = int(value.strip().replace(",", ""))
+        elif unused := _UNUSED_POOLS.match(line):
+            found["free_pools"] = int(unused[1]) * int(unused[2])
+    if "arenas" not in found:
+        return None
+    found["free"] = found.get("free_in_used_pools", 0) + found.get("free_pools", 0)
+    return found
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd",
+            "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost",
+        )
+    ]  # fmt: skip
+
+
+def malloc_stats() -> dict[str, int] | None:
+    """The C allocator (glibc's ``mallinfo2``): its heap, what is in use there, what is free
+    there (held for later, not given back), and its large blocks mapped on their own."""
+    try:
+        call = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError, TypeError):
+        return None
+    call.restype = _MallInfo2
+    info = call()
+    return {
+        "heap": info.arena,
+        "in_use": info.uordblks,
+        "free": info.fordblks,
+        "mapped": info.hblkhd,
+    }
+
+
 def rss_bytes() -> int | None:
     """This process's resident memory (Linux), or None."""
     try:
@@ -161,7 +235,8 @@ def malloc_trim() -> bool:
 
 
 def summary(report: dict[str, Any]) -> str:
-    """One line for a person: RSS at each step, rooms, connections, traced memory."""
+    """One line for a person: RSS at each step, rooms, connections, the allocators' free
+    memory, traced memory."""
 
     def mib(value: int | None) -> str:
         return "?" if value is None else f"{value / 2**20:.1f} MiB"
@@ -171,6 +246,11 @@ def summary(report: dict[str, Any]) -> str:
         f"collection, {mib(report['rss_after_trim'])} after malloc_trim; "
         f"{report['rooms']} rooms, {report['connections']} connections"
     )
+    pymalloc, malloc = report["pymalloc"], report["malloc"]
+    if pymalloc is not None:
+        line += f"; pymalloc {pymalloc['arenas']} arenas, {mib(pymalloc['free'])} free in them"
+    if malloc is not None:
+        line += f"; malloc {mib(malloc['in_use'])} in use, {mib(malloc['free'])} free"
     traced = report["tracemalloc"]
     if traced is not None:
         line += f"; traced {mib(traced['traced'])} (tracing itself {mib(traced['overhead'])})"
