@@ -512,10 +512,14 @@ class Server:
             "server_anon": server.get("RssAnon", 0),
             "server_hwm": server.get("VmHWM", 0),
         }
-        found["writer"] = found["others"] = 0
+        found["writer"] = found["writer_anon"] = found["others"] = 0
         for child in tree(self.process.pid)[1:]:
-            kind = "writer" if "tertulia.store.writer" in command_of(child) else "others"
-            found[kind] += status_of(child).get("VmRSS", 0)
+            status = status_of(child)
+            if "tertulia.store.writer" in command_of(child):
+                found["writer"] += status.get("VmRSS", 0)
+                found["writer_anon"] += status.get("RssAnon", 0)
+            else:
+                found["others"] += status.get("VmRSS", 0)
         return found
 
     def lines(self, message: str) -> list[dict[str, Any]]:
@@ -716,8 +720,10 @@ def main() -> int:
         try:
             result.update(run(args, server, sampler))
         finally:
-            sampler.stop()
-            server.stop()
+            try:
+                sampler.stop()
+            finally:
+                server.stop()  # whatever went wrong: no server left behind
             result["samples"] = sampler.samples
             if args.log is not None:
                 shutil.copyfile(server.log_path, args.log)
@@ -730,6 +736,7 @@ def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> dict[str,
     time.sleep(2.0)
     start = sampler.take()
     print(f"idle at start: server {mib(start['server'])} MiB, writer {mib(start['writer'])} MiB")
+    start["report"] = server.report()  # what the server holds before any room
     phases: list[dict[str, Any]] = []
     counts = load_phase(args, server, sampler, "warm-up", args.warmup_minutes, seed=0)
     warm = drain(args, server, sampler, "after warm-up")
@@ -786,18 +793,19 @@ def summarize(args: argparse.Namespace, start: dict, phases: list[dict]) -> dict
             f"{counts['_generator_cpu_seconds'] / seconds:.2f} s/s | {counts['_load_average']}"
         )
     print(
-        "\nwhere a drained server's memory is (MiB; each report's, after its collection and trim):"
+        "\nwhere a drained server's memory is (MiB; from each report, after its collection and "
+        "trim; anonymous: RssAnon before the report)"
         "\nphase      | RSS | anonymous | pymalloc arenas | in use | free in them "
         "| malloc in use | malloc free | traced alive"
     )
-    for phase in phases:
+    for phase in [{"name": "at start", "report": start["report"], "drained": start}, *phases]:
         report, drained = phase["report"], phase["drained"]
         py = report["pymalloc"] or {}
         c = report["malloc"] or {}
         traced = (report["tracemalloc"] or {}).get("traced")
         print(
             f"{phase['name']:10} | {mib(report['rss_after_trim'])} | "
-            f"{mib(drained['server_anon'])} (drained) | {py.get('arenas', '?')} | "
+            f"{mib(drained['server_anon'])} | {py.get('arenas', '?')} | "
             f"{mib(py.get('in_use'))} | {mib(py.get('free'))} | {mib(c.get('in_use'))} | "
             f"{mib(c.get('free'))} | {mib(traced)}"
         )
