@@ -698,6 +698,12 @@ def main() -> int:
     parser.add_argument("--log", type=Path, help="keep the server's log here")
     parser.add_argument("--json", type=Path, help="write every sample and report here")
     parser.add_argument(
+        "--max-growth",
+        type=float,
+        default=0.10,
+        help="the RSS check: drained after the soak at most this much above after warm-up",
+    )
+    parser.add_argument(
         "--no-trace",
         action="store_true",
         help="no tracemalloc (SIGUSR2): RSS untouched by tracing's own memory, and the "
@@ -839,7 +845,8 @@ def summarize(args: argparse.Namespace, start: dict, phases: list[dict]) -> dict
     growth = last["drained"]["server"] / base - 1
     checks = {
         "no object of a room or a connection is left after the drain": not left,
-        f"RSS after the drain within 10 % of after warm-up ({100 * growth:+.1f} %)": growth <= 0.10,
+        f"RSS after the drain within {100 * args.max_growth:.0f} % of after warm-up "
+        f"({100 * growth:+.1f} %)": growth <= args.max_growth,
     }
     print()
     for check, ok in checks.items():
