@@ -6,6 +6,7 @@ names the source lines holding what was traced."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import time
 import tracemalloc
@@ -65,6 +66,24 @@ def test_a_report_counts_our_objects_tracked_or_not_and_the_lines_holding_traced
     )
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            found += [int(child) for child in f.read().split()]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def _still_saves(server) -> bool:
+    async with await Client.connect(server.ws) as bo:
+        return bool(await bo.create_room("pitacor", "Bo"))  # a room is saved: the writer lives
+
+
 def _reports(output: str, message: str) -> list[dict]:
     lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
     return [line for line in lines if line["msg"].startswith(message)]
@@ -100,5 +119,14 @@ def test_tertulia_serve_reports_its_memory_on_sigusr1_and_traces_from_sigusr2(tm
         assert ours["tertulia.rooms.room.Room"] == 1
         assert ours["tertulia.server.session.Session"] == 1
         assert report["tracemalloc"]["top"]  # what was allocated since SIGUSR2, by line
+        # Sent to the whole service (systemctl kill's default), the store's writer lives on.
+        writer = _children(server.process.pid)
+        assert writer
+        for pid in writer:
+            os.kill(pid, signal.SIGUSR1)
+            os.kill(pid, signal.SIGUSR2)
+        time.sleep(0.5)
+        assert [pid for pid in writer if _alive(pid)] == writer
         assert server.process.poll() is None  # still serving
+        assert run(_still_saves(server))
     assert server.process.returncode == 0
