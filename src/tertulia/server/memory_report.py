@@ -198,9 +198,8 @@ class _MallInfo2(ctypes.Structure):
 def malloc_stats() -> dict[str, int] | None:
     """The C allocator (glibc's ``mallinfo2``): its heap, what is in use there, what is free
     there (held for later, not given back), and its large blocks mapped on their own."""
-    try:
-        call = ctypes.CDLL(None).mallinfo2
-    except (OSError, AttributeError, TypeError):
+    call = _libc("mallinfo2")
+    if call is None:
         return None
     call.restype = _MallInfo2
     info = call()
@@ -226,12 +225,26 @@ def rss_bytes() -> int | None:
 
 def malloc_trim() -> bool:
     """Give the C allocator's free memory back to the system (glibc); False elsewhere."""
-    try:
-        trim = ctypes.CDLL(None).malloc_trim  # the process's own symbols: libc's among them
-    except (OSError, AttributeError, TypeError):
+    trim = _libc("malloc_trim")
+    if trim is None:
         return False
     trim(0)
     return True
+
+
+_process: ctypes.CDLL | None = None
+
+
+def _libc(name: str) -> Any:
+    """A C function of the process (libc's among its symbols), or None; loaded once (each
+    ``CDLL`` makes classes of its own, which would pile up a little at every report)."""
+    global _process
+    try:
+        if _process is None:
+            _process = ctypes.CDLL(None)
+        return getattr(_process, name)
+    except (OSError, AttributeError, TypeError):
+        return None
 
 
 def summary(report: dict[str, Any]) -> str:
