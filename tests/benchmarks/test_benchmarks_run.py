@@ -76,3 +76,23 @@ def test_the_flood_benchmark_reports_every_phase_and_the_targets(tmp_path):
     assert one["p99_vs_baseline"] == one["p99_ms"] / baseline["p99_ms"]
     verdicts = [line for line in printed.splitlines() if line.startswith(("  PASS", "  FAIL"))]
     assert len(verdicts) == len(run["targets"]) + 1 == 7, printed[-2000:]
+
+
+def test_the_soak_plays_whole_matches_and_reads_the_server_after_each_drain(tmp_path):
+    out = tmp_path / "soak.json"
+    printed = _run(
+        "benchmarks/soak.py", "--minutes", "0.3", "--rounds", "1", "--warmup-minutes", "0.2",
+        "--workers", "1", "--tables", "2", "--idle-minutes", "0.01", "--settle", "1",
+        "--sample", "2", "--max-growth", "10", "--json", str(out),
+        timeout=420,
+    )  # fmt: skip
+    record = json.loads(out.read_text())
+    warm, soak = record["phases"]
+    for phase in (warm, soak):
+        assert phase["drained"]["rooms"] == 0 and phase["drained"]["connections"] == 0
+        assert phase["report"]["rooms"] == 0 and phase["report"]["tertulia_objects"]
+    counts = soak["counts"]
+    assert counts.get("matches: tiny", 0) + counts.get("matches: pitacor", 0) > 0, counts
+    assert not any(key.startswith("rooms failed") for key in counts), counts
+    assert soak["report"]["tracemalloc"]["top"]  # traced since the warm-up's drain
+    assert "PASS: no object of a room or a connection is left after the drain" in printed

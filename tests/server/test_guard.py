@@ -101,3 +101,27 @@ def test_the_per_key_table_forgets_refilled_buckets_first_and_never_everyone_at_
     table.take("d")  # the table is full: some go, but not "busy"
     assert len(table) <= 4
     assert not table.has("busy")
+
+
+def test_each_new_key_forgets_the_oldest_buckets_that_have_refilled():
+    """A refilled bucket remembers nothing: a table does not keep every address it ever saw
+    (the soak's only growth after warm-up was these tables; benchmarks/README.md, "Memory
+    after a soak"), only those seen within about a refill time."""
+    clock = Clock()
+    table = PerKeyBuckets(capacity=2, rate=1, max_keys=10_000, clock=clock)
+    for n in range(100):  # a hundred visitors, one token each
+        table.take(f"visitor {n}")
+    assert len(table) == 100  # none has refilled yet: each remembers its token
+    clock.now += 1.0  # now every one has
+    table.take("spent")
+    table.take("spent")  # this one remembers: it is spent
+    for n in range(60):
+        table.take(f"later {n}")
+    # Each new key forgot two refilled ones, oldest first, down to the spent one.
+    assert len(table) == 61
+    assert not table.has("spent")
+    assert all(table.has(f"later {n}") for n in range(60))
+    clock.now += 2.0  # everything has refilled
+    for n in range(100):
+        table.take(f"new {n}")
+    assert len(table) == 100  # only the keys of the last refill time

@@ -11,6 +11,9 @@ from collections.abc import Callable
 class TokenBucket:
     """``capacity`` actions at once, refilled at ``rate`` per second."""
 
+    # A server keeps one per connection and thousands per key (``PerKeyBuckets``).
+    __slots__ = ("_clock", "_last", "_tokens", "capacity", "rate")
+
     def __init__(
         self, capacity: float, rate: float, clock: Callable[[], float] = time.monotonic
     ) -> None:
@@ -39,10 +42,19 @@ class TokenBucket:
         return 0.0 if missing <= 0 else (missing / self.rate if self.rate > 0 else float("inf"))
 
 
+# Refilled buckets a new key may forget: more than one, so the table shrinks back after a
+# burst of new keys as later ones come.
+FORGET_PER_NEW_KEY = 2
+
+
 class PerKeyBuckets:
-    """A ``TokenBucket`` per key. The table is bounded by ``max_keys``: past it, buckets that
-    have refilled (they remember nothing) are forgotten first, then the least recently used —
-    never all at once, which would let someone with many addresses wipe everyone's limits."""
+    """A ``TokenBucket`` per key. A bucket that has refilled remembers nothing (a new one would
+    be the same), so each new key forgets the least recently used ones that have: the table
+    holds the keys seen within about a refill time, not every address since the start
+    (~300 bytes a key; benchmarks/README.md, "Memory after a soak"). It is also bounded by
+    ``max_keys``: past it, refilled buckets are forgotten first, then the least recently
+    used — never all at once, which would let someone with many addresses wipe everyone's
+    limits."""
 
     def __init__(
         self,
@@ -61,8 +73,19 @@ class PerKeyBuckets:
             return bucket
         if len(self._buckets) >= self.max_keys:
             self._forget()
+        else:
+            self._forget_refilled(FORGET_PER_NEW_KEY)
         bucket = self._buckets[key] = TokenBucket(self.capacity, self.rate, self._clock)
         return bucket
+
+    def _forget_refilled(self, most: int) -> None:
+        """Forget up to ``most`` of the least recently used buckets, as long as they have
+        refilled (the first that has not stops it: the ones after it were used later)."""
+        for _ in range(most):
+            oldest = next(iter(self._buckets.items()), None)
+            if oldest is None or oldest[1].tokens() < oldest[1].capacity:
+                return
+            del self._buckets[oldest[0]]
 
     def take(self, key: str) -> bool:
         return self.bucket(key).take()

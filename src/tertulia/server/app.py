@@ -7,6 +7,7 @@ import contextlib
 import hmac
 import io
 import logging
+import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
@@ -33,6 +34,7 @@ from ..rooms.room import RoomConfig
 from ..store import Store
 from ..store.sqlite import SQLiteStore
 from ..version import VERSION
+from . import memory_report
 from .addresses import is_loopback
 from .config import Config
 from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
@@ -111,6 +113,11 @@ class Tertulia:
                 password=self.config.database_password,
             )
             self._build(store, Identity(await store.shared_identity_key()))
+        # An operator's look inside (docs/operations.md, "Memory"): only where signals can be
+        # had (the main thread of a POSIX process), which is where ``tertulia serve`` runs.
+        with contextlib.suppress(AttributeError, NotImplementedError, RuntimeError, ValueError):
+            self.loop.add_signal_handler(signal.SIGUSR1, self.report_memory)
+            self.loop.add_signal_handler(signal.SIGUSR2, self.trace_memory)
         restored = await self.manager.start(restore=self.cluster is None)
         if self.cluster is not None:
             await self.cluster.start()
@@ -127,7 +134,21 @@ class Tertulia:
             return "cluster_unreachable"
         return None
 
+    def report_memory(self) -> dict:
+        """Log what this process holds in memory (SIGUSR1; see ``memory_report.py``)."""
+        report = memory_report.report(len(self.manager.rooms), len(self.sessions))
+        log.info(memory_report.summary(report), extra={"fields": {"memory": report}})
+        return report
+
+    def trace_memory(self) -> None:
+        """Trace allocations from now on (SIGUSR2), for a later report's top lines."""
+        memory_report.trace_from_now()
+        log.info("memory: tracing allocations from now on (tracemalloc)")
+
     async def stop(self) -> None:
+        with contextlib.suppress(AttributeError, NotImplementedError, RuntimeError, ValueError):
+            self.loop.remove_signal_handler(signal.SIGUSR1)
+            self.loop.remove_signal_handler(signal.SIGUSR2)
         if self.cluster is None:
             await self.manager.shutdown()
             await self.store.close()

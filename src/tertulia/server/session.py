@@ -114,6 +114,7 @@ class Session:
     # ------------------------------------------------------------------ frames
 
     async def handle_frame(self, frame: str | bytes) -> None:
+        self._let_go_of_a_closed_room()
         limit = self._frame_limit()
         size = _size_in_bytes(frame, limit)
         # Every frame costs a token, a malformed or oversized one too: refusing them is work.
@@ -359,6 +360,17 @@ class Session:
                 if again is None:
                     raise
                 room = again
+
+    def _let_go_of_a_closed_room(self) -> None:
+        """Forget a room of this node that has closed with this connection out of it (it
+        left, was removed, or was told the room closed): nothing more can happen there, and
+        holding it kept the whole room — its model, match and pictures — in memory for as long
+        as the connection stayed open (a home page left open; a browser pings, so this runs
+        every few seconds). Not a room that moves to another node: it keeps its connections,
+        which follow it (``room_moves``)."""
+        room = self.room
+        if isinstance(room, Room) and room.closed and self.held is None and self not in room.peers:
+            self.room = None
 
     def _frame_limit(self) -> int:
         """64 KiB by default; a game may ask for more (drawings) in its rooms."""

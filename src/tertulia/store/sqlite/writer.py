@@ -247,9 +247,11 @@ def _answer(
 def main(argv: list[str]) -> int:
     path, busy_timeout, fd = argv[1], float(argv[2]), int(argv[3])
     # Stopping is the server's decision: it closes the socket after its last write. A
-    # Ctrl-C meant for the server must not kill the writer under a write it was promised.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # Ctrl-C meant for the server must not kill the writer under a write it was promised;
+    # nor the server's memory report (SIGUSR1, SIGUSR2) sent to the whole service, as
+    # ``systemctl kill`` does by default.
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2):
+        signal.signal(number, signal.SIG_IGN)
     logging.basicConfig(level=logging.INFO, format="tertulia store writer: %(message)s")
     sock = socket.socket(fileno=fd)
     conn = schema.connect(schema.check_path(path), busy_timeout=busy_timeout)
