@@ -426,13 +426,35 @@ def test_an_idle_room_starts_a_change_at_once_but_tells_nobody_before_it_is_save
 
     async def go():
         store, manager, room, ana = await _tiny_room(tmp_path / "eager.sqlite3", ("a", "Ana"))
+        # What the store has said is durable, as it says it (its callback, before the room's).
+        durable: list[int] = []
+        append = store.start_append
+
+        def start_append(code, entries, on_durable=None):
+            seqs = [e.seq for e in (entries if isinstance(entries, list) else [entries])]
+
+            def told(error):
+                if error is None:
+                    durable.extend(seqs)
+                if on_durable is not None:
+                    on_durable(error)
+
+            return append(code, entries, told)
+
+        store.start_append = start_append
+        heard: list[tuple[str, list[int]]] = []  # each line Ana is told, with what was durable
+        send = ana.send
+        ana.send = lambda m: (
+            heard.append((m.line["text"], list(durable))) if isinstance(m, ChatLine) else None,
+            send(m),
+        )
         ana.got.clear()
         seq = room.seq
         room.submit(ana, Chat(id=2, text="first"))
         assert [line["text"] for line in room.model.chat] == ["first"]  # folded already
+        assert ana.got == []  # nothing told while its save has only started
         room.submit(ana, Chat(id=3, text="second"))  # the room is busy: this one waits
         assert [line["text"] for line in room.model.chat] == ["first"]
-        assert ana.got == []  # nothing told before the save is durable
         for _ in range(200):
             await asyncio.sleep(0.01)
             if sum(isinstance(m, Ack) for m in ana.got) == 2:
@@ -440,6 +462,11 @@ def test_an_idle_room_starts_a_change_at_once_but_tells_nobody_before_it_is_save
         lines = [m.line["text"] for m in ana.got if isinstance(m, ChatLine)]
         assert lines == ["first", "second"] and room.seq == seq + 2
         assert [m.re for m in ana.got if isinstance(m, Ack)] == [2, 3]
+        # Told only once saved (the second submit may tell the first if it is durable by then).
+        assert [(text, seq + n in was) for n, (text, was) in enumerate(heard, 1)] == [
+            ("first", True),
+            ("second", True),
+        ]
         await manager.shutdown()
         await store.close()
 
