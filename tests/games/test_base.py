@@ -310,3 +310,30 @@ def test_the_first_turn_is_never_a_newcomers_unless_everyone_is_new():
     assert starts == {1, 3}
     assert base.first_turn(seats, {"a"}, None) == 1  # the host's order: the first not new
     assert {base.first_turn(seats, set(seats), Rng.from_seed(s)) for s in range(40)} == {0, 1, 2, 3}
+
+
+def _state_before(output: int) -> int:
+    """The generator state whose next draw (``next64``) is ``output``: SplitMix64's mix is a
+    bijection, undone step by step."""
+    mask = (1 << 64) - 1
+    x = output
+    x ^= (x >> 31) ^ (x >> 62)
+    x = (x * pow(0x94D049BB133111EB, -1, 1 << 64)) & mask
+    x ^= (x >> 27) ^ (x >> 54)
+    x = (x * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & mask
+    x ^= (x >> 30) ^ (x >> 60)
+    return (x - 0x9E3779B97F4A7C15) & mask
+
+
+def test_a_shuffle_whose_draw_below_rejects_draws_again_as_below_does():
+    """``below(3)`` rejects the draw 2^64 - 1 (past the largest multiple of 3) and draws again;
+    the shuffle, which makes its draws all at once, must notice and do the same."""
+    state = _state_before((1 << 64) - 1)
+    assert Rng(state).next64() == (1 << 64) - 1
+    expected, reference = ["a", "b", "c"], Rng(state)
+    for i in range(2, 0, -1):
+        j = reference.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    shuffled, rng = ["a", "b", "c"], Rng(state)
+    rng.shuffle(shuffled)
+    assert shuffled == expected and rng.state == reference.state

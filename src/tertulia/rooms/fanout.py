@@ -138,6 +138,9 @@ class FanOut:
         is). A connection without a picture yet gets the whole of it then."""
         if isinstance(record, Chatted):
             return Pushes(line=ChatLine(model.chat[-1]))
+        if not self._stays:  # nobody to tell (a room restored before anyone is back)
+            self._last_views = None
+            return Pushes()
         players = list(dict.fromkeys(p.player for p in self._stays))
         kept = self._views_kept(model, seq, record)
         built = game_views(model, [p for p in players if p not in kept])

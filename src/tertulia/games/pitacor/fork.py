@@ -62,4 +62,5 @@ def fork_round(rnd: Round) -> Round:
     new.awarded = rnd.awarded.copy()
     new.ready = rnd.ready.copy()
     carry_occupied(rnd, new)
+    new.__dict__.pop("_summary", None)  # a view's summary of a filed round: not this copy's
     return new

@@ -97,7 +97,7 @@ def _shared(state: State) -> dict[str, Any]:
         "overtime": state.overtime,
         "points": dict(rnd.points) if revealed else None,
         "awarded": dict(rnd.awarded) if revealed else None,
-        "history": [_summary(r) for r in state.history],
+        "history": [_filed_summary(r) for r in state.history],
         "winners": list(state.winners),
         "end_reason": state.end_reason or None,
         "ranking": podium(state.outcome),
@@ -159,6 +159,18 @@ def _waiting_for(state: State) -> list[str]:
         ready = state.round.ready
         return [m.id for m in state.members if base.is_here(m) and m.id not in ready]
     return []
+
+
+def _filed_summary(rnd: Round) -> dict[str, Any]:
+    """``_summary`` of a filed round, made once: a filed round never changes again
+    (``fork.py``), and every view of every change lists every one of them (a long match's
+    history was most of a view's cost, and of a restart's). Kept beside the round, never
+    stored nor compared (``Round`` has room for it, like ``occupied``'s index); the views
+    only read it."""
+    kept = rnd.__dict__.get("_summary")
+    if kept is None:
+        kept = rnd.__dict__["_summary"] = _summary(rnd)
+    return kept
 
 
 def _summary(rnd: Round) -> dict[str, Any]:
