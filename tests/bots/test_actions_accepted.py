@@ -25,7 +25,6 @@ slow = settings(
 
 
 @slow
-@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(
     seed=st.integers(0, 2**32),
     count=st.integers(3, 6),
@@ -55,7 +54,6 @@ def test_pitacor_bot_actions_are_accepted(
 
 
 @slow
-@settings(deadline=None)  # a loaded machine is slow: speed is for benchmarks
 @given(
     seed=st.integers(0, 2**32),
     count=st.integers(2, 6),
