@@ -37,7 +37,7 @@ from ..version import VERSION
 from .addresses import is_loopback
 from .config import Config
 from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
-from .guard import Guard
+from .guard import Guard, codes_run_out
 from .match_pages import match_routes
 from .metrics import Metrics
 from .outlet import Outlet
@@ -224,12 +224,9 @@ def create_app(
         that are not live count against the same per-address limit as ``join_room``'s."""
         key = request.scope.get(LIMIT_KEY, "")
         if not state.guard.may_look_up_codes(key):
+            refusal = codes_run_out()
             return JSONResponse(
-                {
-                    "error": "rate.room_codes",
-                    "message": "Too many room codes tried; wait a minute and try again.",
-                },
-                status_code=429,
+                {"error": refusal.code, "message": refusal.message}, status_code=429
             )
         code = normalize_code(request.path_params["code"])
         try:

@@ -31,7 +31,7 @@ from ..rooms.refusals import not_in_room
 from ..rooms.room import NO_SEAT
 from ..rooms.seams import RoomHandle, Rooms
 from ..rooms.views import game_part
-from .guard import Guard
+from .guard import Guard, codes_run_out
 from .held import Held
 from .metrics import Metrics
 from .outlet import Outlet
@@ -216,9 +216,7 @@ class Session:
         if room is not None and room.has_seat(self.player):
             return room  # one's own seat: nothing to learn, nothing to limit
         if not self.guard.may_look_up_codes(self.address):
-            raise RuleError(
-                "rate.room_codes", "Too many room codes tried; wait a minute and try again."
-            )
+            raise codes_run_out()
         if room is not None and (not resume or room.has_seat(self.player) is None):
             return room  # (None: a room of another node, whose owner knows the seats)
         self.guard.code_missed(self.address)
