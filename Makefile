@@ -32,9 +32,11 @@ run: $(RUN_STAMP)
 	$(BIN)/tertulia serve $(ARGS)
 
 ## test: set everything up (test tools, Chromium, systemd-analyze, PostgreSQL, Redis, nginx)
-## and run the linter and every test (axe-core too, for the accessibility checks)
+## and run the linter, the type checker (mypy over src/, settings in pyproject.toml) and every
+## test (axe-core too, for the accessibility checks)
 test: $(TEST_STAMP) chromium axe systemd-analyze services proxy
 	$(BIN)/ruff check src tests benchmarks docs/examples
+	$(BIN)/mypy
 	$(BIN)/pytest -q
 
 ## chromium: the browser tests drive Debian's Chromium (Playwright's own download does not work)
@@ -155,6 +157,7 @@ systemd-analyze:
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests benchmarks docs/examples
 	$(BIN)/ruff format --check src tests benchmarks docs/examples
+	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -45,20 +45,18 @@ import tertulia
 from tertulia.games import GAMES
 from tertulia.games.base import RuleError
 from tertulia.rooms.manager import RoomManager
-from tertulia.rooms.model import (
+from tertulia.rooms.model import check_new, fold
+from tertulia.rooms.records import (
     Chatted,
     GameMove,
     Joined,
     MatchStarted,
     Rematched,
-    Status,
-    check_new,
-    fold,
-    new_room,
     record_decoder,
     record_encoder,
 )
 from tertulia.rooms.replay import SNAPSHOT_EVERY, snapshot_of
+from tertulia.rooms.room_data import Status, new_room
 from tertulia.store.sqlite import SQLiteStore
 
 PLAYERS = ["p0", "p1", "p2", "p3"]

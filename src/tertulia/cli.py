@@ -7,10 +7,16 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
 
 from .server.config import LOG_LEVELS, Config, without_password
 from .version import VERSION
+
+if TYPE_CHECKING:
+    import uvicorn
 
 # sysexits.h's EX_TEMPFAIL: a temporary failure, start again (the store's writer died).
 EXIT_TRY_AGAIN = 75
@@ -188,7 +194,7 @@ def _serve(args: argparse.Namespace) -> int:
         server.should_exit = True
 
     app = create_app(config, GAMES, on_store_lost=stop_for_a_restart, on_refused=stop_misconfigured)
-    server_class = _server_class()
+    server_class = _server_class(app.state.tertulia.say_restarting)
     # Where the data is: the SQLite file, or in cluster mode the PostgreSQL every node shares.
     data = str(config.db_path)
     if config.database_url is not None:
@@ -279,7 +285,7 @@ def _raise_stopped(signum: int, frame: object) -> None:
     raise _Stopped
 
 
-def _server_class():
+def _server_class(say_restarting: Callable[[], None]) -> type[uvicorn.Server]:
     import asyncio
 
     import uvicorn
@@ -287,12 +293,11 @@ def _server_class():
     class Server(uvicorn.Server):
         """uvicorn's server, which first tells every connection that we are restarting."""
 
-        def handle_exit(self, sig: int, frame: object) -> None:
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             if not self.should_exit:  # the first signal: before any connection is closed
-                app = self.config.app
                 # In a signal handler: leave the telling to the event loop, which runs it
                 # before uvicorn's next look at should_exit closes the connections.
-                asyncio.get_running_loop().call_soon_threadsafe(app.state.tertulia.say_restarting)
+                asyncio.get_running_loop().call_soon_threadsafe(say_restarting)
             super().handle_exit(sig, frame)
 
     return Server

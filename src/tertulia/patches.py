@@ -119,20 +119,20 @@ def _apply_one(node: Any, op: str, keys: list[str], value: Any) -> Any:
             copy[key] = value
         return copy
     if type(node) is list:
-        copy = list(node)
+        items = list(node)
         if key == "-" and not rest and op == "add":
-            copy.append(value)
-            return copy
-        index = _index(key, len(copy) + (1 if op == "add" and not rest else 0))
+            items.append(value)
+            return items
+        index = _index(key, len(items) + (1 if op == "add" and not rest else 0))
         if rest:
-            copy[index] = _apply_one(copy[index], op, rest, value)
+            items[index] = _apply_one(items[index], op, rest, value)
         elif op == "remove":
-            del copy[index]
+            del items[index]
         elif op == "add":
-            copy.insert(index, value)
+            items.insert(index, value)
         else:
-            copy[index] = value
-        return copy
+            items[index] = value
+        return items
     raise ValueError(f"cannot go into {type(node).__name__} at {key!r}")
 
 

@@ -28,13 +28,13 @@ class ClientMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag
     id: int
 
 
-class Hello(ClientMessage, tag="hello"):
+class Hello(ClientMessage, tag="hello", frozen=True):
     """First message on a connection: who I am (the secret from localStorage, if any)."""
 
     token: str | None = None
 
 
-class CreateRoom(ClientMessage, tag="create_room"):
+class CreateRoom(ClientMessage, tag="create_room", frozen=True):
     game: str
     nickname: str
     public: bool = False
@@ -43,7 +43,7 @@ class CreateRoom(ClientMessage, tag="create_room"):
     played: list[str] = []
 
 
-class JoinRoom(ClientMessage, tag="join_room"):
+class JoinRoom(ClientMessage, tag="join_room", frozen=True):
     code: str
     nickname: str
     # Only take back the seat this player still has (a client's automatic rejoin after a
@@ -52,48 +52,48 @@ class JoinRoom(ClientMessage, tag="join_room"):
     played: list[str] = []  # as in create_room
 
 
-class OpenScreen(ClientMessage, tag="open_screen"):
+class OpenScreen(ClientMessage, tag="open_screen", frozen=True):
     """Show room ``code`` on this connection as a shared screen (a TV): no seat, the picture
     a spectator sees, never anyone's secret; it sends nothing but ``sync``."""
 
     code: str
 
 
-class LeaveRoom(ClientMessage, tag="leave_room"):
+class LeaveRoom(ClientMessage, tag="leave_room", frozen=True):
     pass
 
 
-class ListRooms(ClientMessage, tag="list_rooms"):
+class ListRooms(ClientMessage, tag="list_rooms", frozen=True):
     pass
 
 
-class SetNickname(ClientMessage, tag="set_nickname"):
+class SetNickname(ClientMessage, tag="set_nickname", frozen=True):
     nickname: str
 
 
-class ChooseGame(ClientMessage, tag="choose_game"):
+class ChooseGame(ClientMessage, tag="choose_game", frozen=True):
     game: str
 
 
-class UpdateSettings(ClientMessage, tag="update_settings"):
+class UpdateSettings(ClientMessage, tag="update_settings", frozen=True):
     """Change some settings; fields not named keep their value."""
 
     settings: dict[str, Any]
 
 
-class RestoreDefaults(ClientMessage, tag="restore_defaults"):
+class RestoreDefaults(ClientMessage, tag="restore_defaults", frozen=True):
     pass
 
 
-class Reorder(ClientMessage, tag="reorder"):
+class Reorder(ClientMessage, tag="reorder", frozen=True):
     order: list[str]
 
 
-class Kick(ClientMessage, tag="kick"):
+class Kick(ClientMessage, tag="kick", frozen=True):
     player: str
 
 
-class AddBot(ClientMessage, tag="add_bot"):
+class AddBot(ClientMessage, tag="add_bot", frozen=True):
     """The host seats a computer player (Pitacor and Haiclue); its name and colour are the
     room's choice. ``language``: the language of its words (the room's, as the host's page
     has it)."""
@@ -102,11 +102,11 @@ class AddBot(ClientMessage, tag="add_bot"):
     language: str = "en"
 
 
-class RemoveBot(ClientMessage, tag="remove_bot"):
+class RemoveBot(ClientMessage, tag="remove_bot", frozen=True):
     player: str
 
 
-class StandIn(ClientMessage, tag="stand_in"):
+class StandIn(ClientMessage, tag="stand_in", frozen=True):
     """The host hands ``player``'s seat, dropped out of the match, to a computer player until
     they come back ("play for them")."""
 
@@ -115,46 +115,46 @@ class StandIn(ClientMessage, tag="stand_in"):
     language: str = "en"
 
 
-class EndStandIn(ClientMessage, tag="end_stand_in"):
+class EndStandIn(ClientMessage, tag="end_stand_in", frozen=True):
     """The host takes the seat back from the computer player playing for ``player`` (who is
     still away): the seat waits for them again, as after their drop."""
 
     player: str
 
 
-class StartMatch(ClientMessage, tag="start_match"):
+class StartMatch(ClientMessage, tag="start_match", frozen=True):
     pass
 
 
-class Rematch(ClientMessage, tag="rematch"):
+class Rematch(ClientMessage, tag="rematch", frozen=True):
     pass
 
 
-class Act(ClientMessage, tag="act"):
+class Act(ClientMessage, tag="act", frozen=True):
     """A game action, decoded by the room's game (``{"type": "give_clue", "text": "ocean"}``)."""
 
     action: dict[str, Any]
 
 
-class Check(ClientMessage, tag="check"):
+class Check(ClientMessage, tag="check", frozen=True):
     """Would this game action be accepted now? Answered by an ack or the refusal it would get;
     nothing changes and nobody else hears of it (the clue box's live "why not")."""
 
     action: dict[str, Any]
 
 
-class Chat(ClientMessage, tag="chat"):
+class Chat(ClientMessage, tag="chat", frozen=True):
     text: str
 
 
-class React(ClientMessage, tag="react"):
+class React(ClientMessage, tag="react", frozen=True):
     """A quick reaction (``rooms/reactions.py``: clap, laugh, wow, love, think, fire), shown
     for a moment on every screen of the room; not chat, not logged."""
 
     kind: str
 
 
-class VoteRemove(ClientMessage, tag="vote_remove"):
+class VoteRemove(ClientMessage, tag="vote_remove", frozen=True):
     """Start a vote to remove ``player`` from the room, for ``reason`` (``rooms/votes.py``:
     spoiling, offensive, cheating, away)."""
 
@@ -162,25 +162,25 @@ class VoteRemove(ClientMessage, tag="vote_remove"):
     reason: str
 
 
-class CastVote(ClientMessage, tag="vote"):
+class CastVote(ClientMessage, tag="vote", frozen=True):
     """My ballot in the vote running: remove them (``yes``) or keep them."""
 
     yes: bool
 
 
-class AllowVotes(ClientMessage, tag="allow_votes"):
+class AllowVotes(ClientMessage, tag="allow_votes", frozen=True):
     """The host of a private room allows votes to remove (a public room always has them)."""
 
     allow: bool
 
 
-class HideName(ClientMessage, tag="hide_name"):
+class HideName(ClientMessage, tag="hide_name", frozen=True):
     """Should I be removed from the room during a match, its page does not show my name."""
 
     hide: bool = True
 
 
-class MyMatches(ClientMessage, tag="my_matches"):
+class MyMatches(ClientMessage, tag="my_matches", frozen=True):
     """The finished matches this connection's player played, newest first (those that ended
     before ``before``, for the next page of them); answered by an ack with ``matches``."""
 
@@ -188,12 +188,12 @@ class MyMatches(ClientMessage, tag="my_matches"):
     before: float | None = None
 
 
-class Sync(ClientMessage, tag="sync"):
+class Sync(ClientMessage, tag="sync", frozen=True):
     """Send me this room's whole picture again (a ``patch`` came for a push I do not hold);
     answered by a ``room`` push, then an ack."""
 
 
-class Ping(ClientMessage, tag="ping"):
+class Ping(ClientMessage, tag="ping", frozen=True):
     """Answered by an ack whose data has the server's clock (``now``), for countdowns."""
 
 
@@ -237,12 +237,12 @@ class ServerMessage(msgspec.Struct, frozen=True, tag_field="type"):
     pass
 
 
-class Ack(ServerMessage, tag="ack"):
+class Ack(ServerMessage, tag="ack", frozen=True):
     re: int
     data: dict[str, Any] | None = None
 
 
-class Error(ServerMessage, tag="error"):
+class Error(ServerMessage, tag="error", frozen=True):
     """A refusal: ``code`` is stable and translated by the client, ``message`` is English."""
 
     re: int | None
@@ -257,7 +257,7 @@ class Error(ServerMessage, tag="error"):
         return cls(msg_id, error.code, error.message, error.params)
 
 
-class Welcome(ServerMessage, tag="welcome"):
+class Welcome(ServerMessage, tag="welcome", frozen=True):
     """Who the server knows you as: your public id and the secret to keep (localStorage)."""
 
     player: str
@@ -268,7 +268,7 @@ class Welcome(ServerMessage, tag="welcome"):
     room: str | None = None
 
 
-class RoomUpdate(ServerMessage, tag="room"):
+class RoomUpdate(ServerMessage, tag="room", frozen=True):
     """The room as this connection's seat may see it, after change number ``version``."""
 
     version: int
@@ -283,7 +283,7 @@ class RoomUpdate(ServerMessage, tag="room"):
     blobs: dict[str, Any] | None = None
 
 
-class RoomPatch(ServerMessage, tag="patch"):
+class RoomPatch(ServerMessage, tag="patch", frozen=True):
     """What changed for this connection's seat with change number ``version``, as JSON Patch
     operations (RFC 6902, see ``patches.py``) on the ``room`` and ``view`` of the push it last
     received, numbered ``base``. A client that does not hold ``base`` sends ``sync``."""
@@ -297,23 +297,38 @@ class RoomPatch(ServerMessage, tag="patch"):
     blobs: dict[str, Any] | None = None
 
 
-class ChatLine(ServerMessage, tag="chat"):
+class ChatLine(ServerMessage, tag="chat", frozen=True):
     line: dict[str, Any]
 
 
-class Reaction(ServerMessage, tag="reaction"):
+class Reaction(ServerMessage, tag="reaction", frozen=True):
     """Someone here reacted (``react``): show it for a moment."""
 
     player: str
     kind: str
 
 
-class RoomList(ServerMessage, tag="rooms"):
-    rooms: list[dict[str, Any]]
+class PublicRoom(msgspec.Struct, frozen=True):
+    """A line of the public room list, written once (``rooms.views.summary``) and sent as it
+    is: to a browser (``rooms``, ``GET /api/rooms``) and from node to node (each node
+    publishes its own rooms' lines)."""
+
+    code: str
+    game: str
+    status: str  # the room's: "lobby", "playing" or "ended"
+    players: int  # seated players (not spectators)
+    max_players: int
+    online: int  # players with a connection here
+    host: str | None  # the host's nickname
+    joining: str  # what a stranger who comes in does: "play", "next_round" or "watch"
+
+
+class RoomList(ServerMessage, tag="rooms", frozen=True):
+    rooms: list[PublicRoom]
     recent: list[dict[str, Any]] = []
 
 
-class Notice(ServerMessage, tag="notice"):
+class Notice(ServerMessage, tag="notice", frozen=True):
     """Something happened to you outside an answer: kicked, room closed, server restarting."""
 
     code: str
@@ -372,5 +387,7 @@ def _without_bidi(value: Any) -> Any:
     return value
 
 
-def encode(message: ServerMessage) -> bytes:
+def encode(message: ServerMessage | ClientMessage) -> bytes:
+    """A message as JSON: a server message for a client, or a client's relayed to its room's
+    owner (``cluster/relay.py``)."""
     return _encoder.encode(message)

@@ -27,7 +27,7 @@ from tertulia.cluster import wire
 from tertulia.cluster.inbound import Inbound
 from tertulia.cluster.leases import Owner
 from tertulia.cluster.node import ClusterRooms
-from tertulia.cluster.relay import RelayedPeer, RemoteRoom
+from tertulia.cluster.relay import RelayedPeer, Relays, RemoteRoom
 from tertulia.games.base import RuleError
 from tertulia.server.held import Held
 
@@ -110,21 +110,39 @@ class _Session:
         return [(m.get("re"), m.get("code", "ack")) for m in decoded if "re" in m]
 
 
-class _Node(Inbound):
-    """What of ``ClusterRooms`` the messages part reads: the registries and the bus."""
+class _Node:
+    """What of ``ClusterRooms`` the messages part (``Inbound``) is given: the registries and
+    the bus; no room is owned here."""
 
     def __init__(self) -> None:
         self.bus = _Bus()
-        self.manager = None
-        self.remote: dict[str, RemoteRoom] = {}
-        self.relaying: dict[str, tuple[object, str]] = {}
-        self.awaiting: dict[str, dict[int, bool]] = {}
-        self.in_doubt: dict[tuple[str, int], object] = {}
-        self.relayed: dict[str, tuple[RelayedPeer, object]] = {}
+        self.relays = relays = Relays()
+        self.remote = relays.remote
+        self.relaying = relays.relaying
+        self.awaiting = relays.awaiting
+        self.relayed = relays.relayed
         self.found_again: list[object] = []
+        inbound = Inbound(
+            self.bus,
+            relays,
+            room_here=lambda code: None,
+            loading=lambda code: None,
+            spawn=lambda work: None,
+            find_again=lambda session, code: self.found_again.append(session),
+            owned_now=lambda code, owner: None,
+        )
+        self._on_message = inbound.on_message
+        self._heard = inbound.heard
+        self._unheard = inbound.unheard
+        self._hold_again = inbound.hold_again
 
-    def _find_again(self, session: object, code: str) -> None:
-        self.found_again.append(session)
+    @property
+    def in_doubt(self) -> dict[tuple[str, int], object]:
+        return self.relays.in_doubt
+
+    @in_doubt.setter
+    def in_doubt(self, value: dict[tuple[str, int], object]) -> None:
+        self.relays.in_doubt = value
 
     def remote_room(self, code: str = "ABCD") -> RemoteRoom:
         room = RemoteRoom(
@@ -246,7 +264,7 @@ def _cluster_node() -> ClusterRooms:
     """A node's ``ClusterRooms`` on the fake bus (its Redis client is never used here)."""
     manager = SimpleNamespace(store=None, games={}, on_lost=None)
     rooms = ClusterRooms(manager, redis.asyncio.Redis.from_url(REDIS_URL), node="here")
-    rooms.bus = _Bus()
+    rooms.bus = rooms.inbound.bus = _Bus()
     return rooms
 
 
@@ -357,7 +375,7 @@ def test_an_attach_that_comes_while_the_room_is_still_loading_waits_for_it() -> 
         loading = asyncio.get_running_loop().create_future()
         node._takeovers["ABCD"] = loading
         attach = wire.Attach("there/1", "there", "ABCD", "p1", "", 0, resume=True)
-        answering = asyncio.ensure_future(node._attach(attach))
+        answering = asyncio.ensure_future(node.inbound._attach(attach))
         await asyncio.sleep(0.05)
         assert node.bus.sent == []  # no room.moved while it loads
         rooms["ABCD"] = room = _Room()

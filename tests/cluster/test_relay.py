@@ -99,10 +99,10 @@ def test_public_rooms_of_every_node_are_listed_on_each(tmp_path) -> None:
             code = await ana.create_room("tiny", "Ana", public=True)
             for _ in range(100):
                 rooms = other.state.rooms.public_rooms()
-                if any(r["code"] == code for r in rooms):
+                if any(r.code == code for r in rooms):
                     break
                 await asyncio.sleep(0.1)
-            assert [r["code"] for r in other.state.rooms.public_rooms()] == [code]
+            assert [r.code for r in other.state.rooms.public_rooms()] == [code]
             await ana.close()
 
         run(go)

@@ -14,6 +14,7 @@ from server_harness import games_with_tiny
 from tertulia import protocol as p
 from tertulia.rooms.limits import TokenBucket
 from tertulia.rooms.manager import ManagerConfig, RoomManager
+from tertulia.rooms.timers import Timers
 from tertulia.store.sqlite import SQLiteStore
 
 
@@ -38,12 +39,16 @@ def run_with_manager(
     scenario: Callable[[RoomManager, SQLiteStore], Awaitable[None]],
     config: ManagerConfig | None = None,
     clock: Callable[[], float] | None = None,
+    timers: Timers | None = None,
 ) -> None:
-    """Run ``scenario(manager, store)`` on a started manager over a real store at ``db``."""
+    """Run ``scenario(manager, store)`` on a started manager over a real store at ``db``
+    (its rooms' clocks on ``timers``, e.g. ``HandTimers``, if given)."""
 
     async def go() -> None:
         store = SQLiteStore(db)
-        extra = {"clock": clock} if clock is not None else {}
+        extra: dict = {"clock": clock} if clock is not None else {}
+        if timers is not None:
+            extra["timers"] = timers
         manager = RoomManager(store, games_with_tiny(), config or ManagerConfig(), **extra)
         await manager.start()
         try:
@@ -53,3 +58,20 @@ def run_with_manager(
             await store.close()
 
     asyncio.run(go())
+
+
+async def settled(room, timeout: float = 5.0) -> None:
+    """Until ``room`` has handled everything given to it and every change is durable (so a
+    clock it started is set, and what it folded is in the log)."""
+    for _ in range(int(timeout / 0.002)):
+        if not room.inbox.busy and not room.commits.ahead:
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError("the room never settled")
+
+
+async def later(timers, room, seconds: float) -> None:
+    """``seconds`` later on the room's hand-moved clock: what falls due meanwhile is handled."""
+    await settled(room)
+    timers.advance(seconds)
+    await settled(room)

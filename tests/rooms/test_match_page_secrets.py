@@ -33,7 +33,9 @@ from tertulia.games.base import RuleError
 from tertulia.games.pitacor.settings import MarkerVisibility
 from tertulia.games.pitacor.state import Phase as PitacorPhase
 from tertulia.rooms.match_page import match_page
-from tertulia.rooms.model import (
+from tertulia.rooms.model import check_new, fold, with_verdicts
+from tertulia.rooms.openings import room_from_opening
+from tertulia.rooms.records import (
     Chatted,
     GameMove,
     Joined,
@@ -41,14 +43,10 @@ from tertulia.rooms.model import (
     MatchStarted,
     Presence,
     SettingsChanged,
-    check_new,
-    fold,
-    new_room,
     record_decoder,
     record_encoder,
-    with_verdicts,
 )
-from tertulia.rooms.openings import room_from_opening
+from tertulia.rooms.room_data import new_room
 from tertulia.rooms.views import game_view
 from tertulia.store import FinishedMatch, KeptMatch, LogEntry
 

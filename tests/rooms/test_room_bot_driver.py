@@ -14,7 +14,7 @@ import pytest
 from tertulia.games import GAMES
 from tertulia.games.base import RuleError
 from tertulia.protocol import Ack, Act, Error
-from tertulia.rooms import model
+from tertulia.rooms import model, records, room_data
 from tertulia.rooms.bot_driver import BotDriver
 
 DELAY = (0.05, 0.05)
@@ -38,27 +38,27 @@ class LittleRoom:
     def submit(self, peer, message: Act) -> None:
         self.submitted.append((peer.player, message.action))
         try:
-            self.change(model.GameMove(at=time.time(), seat=peer.player, action=message.action))
+            self.change(records.GameMove(at=time.time(), seat=peer.player, action=message.action))
         except RuleError as error:
             peer.send(Error(message.id, error.code, error.message))
             return
         peer.send(Ack(message.id))
 
-    def change(self, record: model.Record) -> None:
+    def change(self, record: records.Record) -> None:
         model.fold(self.model, record)
         if self.driver is not None:
             self.driver.poke()  # as the room does after every change it tells
 
 
-def _pitacor_with_ana_giving(people: tuple[str, ...]) -> model.RoomModel:
+def _pitacor_with_ana_giving(people: tuple[str, ...]) -> room_data.RoomModel:
     for seed in range(100):
-        room = model.new_room("BQTR", False, "pitacor", GAMES)
+        room = room_data.new_room("BQTR", False, "pitacor", GAMES)
         for name in people:
-            joined = model.Joined(at=1, player=name.lower(), nickname=name, played=["pitacor"])
+            joined = records.Joined(at=1, player=name.lower(), nickname=name, played=["pitacor"])
             model.fold(room, joined)
         for n in (1, 2):
-            model.fold(room, model.BotAdded(2, "ana", f"bot-{n}", f"Bot {n}", "good", "en"))
-        model.fold(room, model.MatchStarted(at=3, by="ana", seed=seed))
+            model.fold(room, records.BotAdded(2, "ana", f"bot-{n}", f"Bot {n}", "good", "en"))
+        model.fold(room, records.MatchStarted(at=3, by="ana", seed=seed))
         if room.match.round.giver == "ana":
             return room
     raise AssertionError("no seed makes Ana the first giver")
@@ -91,8 +91,8 @@ async def _settle(driver: BotDriver, timeout: float = 3.0) -> None:
 
 
 def _give_clue(room: LittleRoom) -> None:
-    room.change(model.GameMove(at=4, seat="ana", action={"type": "choose_target", "index": 0}))
-    room.change(model.GameMove(at=5, seat="ana", action={"type": "give_clue", "text": "ocean"}))
+    room.change(records.GameMove(at=4, seat="ana", action={"type": "choose_target", "index": 0}))
+    room.change(records.GameMove(at=5, seat="ana", action={"type": "give_clue", "text": "ocean"}))
 
 
 def test_each_bot_seat_is_asked_with_its_own_view():
@@ -202,8 +202,8 @@ def test_a_player_who_comes_back_mid_delay_keeps_their_move(level):
 
     async def go():
         room = LittleRoom(("Ana", "Bo"))
-        room.change(model.Presence(at=3.5, player="bo", online=False))
-        room.change(model.StandIn(at=3.6, by="ana", player="bo", level=level, language="en"))
+        room.change(records.Presence(at=3.5, player="bo", online=False))
+        room.change(records.StandIn(at=3.6, by="ana", player="bo", level=level, language="en"))
         _give_clue(room)
         asked = asyncio.Event()
 
@@ -215,7 +215,7 @@ def test_a_player_who_comes_back_mid_delay_keeps_their_move(level):
 
         _drive(room, Scripted(answer)).poke()
         await asked.wait()
-        room.change(model.Presence(at=6, player="bo", online=True))  # Bo is back
+        room.change(records.Presence(at=6, player="bo", online=True))  # Bo is back
         await _settle(room.driver)
         assert ("bo", {"type": "select_cell", "cell": "C3"}) not in room.submitted
 
@@ -231,8 +231,8 @@ def test_a_stand_in_plays_at_the_hosts_level_and_the_points_stay_the_players(lev
     async def go():
         room = LittleRoom(people=("Ana", "Bo"))
         _member(room, "bo").score = 7  # points Bo made before dropping out
-        room.change(model.Presence(at=4, player="bo", online=False))
-        room.change(model.StandIn(at=5, by="ana", player="bo", level=level, language="en"))
+        room.change(records.Presence(at=4, player="bo", online=False))
+        room.change(records.StandIn(at=5, by="ana", player="bo", level=level, language="en"))
         _give_clue(room)
         target = room.model.match.round.target
         levels: dict[str, str] = {}
@@ -258,8 +258,8 @@ def test_a_stand_in_plays_at_the_hosts_level_and_the_points_stay_the_players(lev
         free = [c for c in ("A1", "A3") if c != target]
         for seat, cell in zip(("bot-1", "bot-2"), free, strict=False):
             for action in ({"type": "select_cell", "cell": cell}, {"type": "confirm"}):
-                room.change(model.GameMove(at=7, seat=seat, action=action))
-        room.change(model.GameMove(at=8, seat="ana", action={"type": "pass_clue"}))
+                room.change(records.GameMove(at=7, seat=seat, action=action))
+        room.change(records.GameMove(at=8, seat="ana", action={"type": "pass_clue"}))
         assert room.model.match.round.points["bo"] == 3  # the bot's marker, Bo's points
         assert _member(room, "bo").score == 7 + 3
 

@@ -10,20 +10,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "server"))
 
-from room_testing import Peer, run_with_manager
+from room_testing import Peer, later, run_with_manager
 from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
+from tertulia.rooms.config import RoomConfig
 from tertulia.rooms.manager import ManagerConfig
 from tertulia.rooms.replay import replay
-from tertulia.rooms.room import RoomConfig
+from tertulia.rooms.timers import HandTimers
 
 DROP, HOST_GRACE = 0.1, 0.3
 
 
 def _run(tmp_path, scenario):
     config = ManagerConfig(room=RoomConfig(drop_grace_seconds=DROP, host_grace_seconds=HOST_GRACE))
-    run_with_manager(tmp_path / "hosting.sqlite3", scenario, config)
+    run_with_manager(tmp_path / "hosting.sqlite3", scenario, config, timers=HandTimers())
 
 
 async def _until(condition, timeout: float = 3.0) -> None:
@@ -50,11 +51,13 @@ def test_a_host_away_longer_than_the_host_grace_hands_hosting_to_someone_here(tm
     async def scenario(manager, store):
         room, peers = await _seated(manager, "abc")
         room.detach(peers["a"])
-        await asyncio.sleep(DROP + HOST_GRACE / 2)
+        await later(manager.timers, room, DROP)  # dropped: the host grace starts
+        await later(manager.timers, room, HOST_GRACE / 2)
         assert room.model.host == "a"  # away, but not for long yet
+        await later(manager.timers, room, HOST_GRACE / 2)
         await _until(lambda: room.model.host == "b")
         await room.attach(Peer("a"), "A", 9)
-        await asyncio.sleep(HOST_GRACE)
+        await later(manager.timers, room, HOST_GRACE)
         assert room.model.host == "b"
         (live,) = await store.load_live_rooms()
         assert replay(live, manager.games)[0].host == "b"  # logged: a restart keeps it
@@ -70,10 +73,11 @@ def test_after_everyone_drops_the_host_who_comes_back_in_time_keeps_hosting(tmp_
         room, peers = await _seated(manager, "abc")
         for peer in peers.values():
             room.detach(peer)
+        await later(manager.timers, room, DROP)
         await _until(lambda: not any(s.online for s in room.model.seats))
         await room.attach(Peer("c"), "C", 7)  # the first one back is not the host
         await room.attach(Peer("a"), "A", 8)  # the host is back within the host grace
-        await asyncio.sleep(HOST_GRACE * 1.5)
+        await later(manager.timers, room, HOST_GRACE * 1.5)
         assert room.model.host == "a"
 
     _run(tmp_path, scenario)
@@ -84,9 +88,11 @@ def test_with_nobody_else_here_hosting_waits(tmp_path):
         room, peers = await _seated(manager, "ab")
         for peer in peers.values():
             room.detach(peer)
-        await asyncio.sleep(DROP + HOST_GRACE * 1.5)
+        await later(manager.timers, room, DROP)
+        await later(manager.timers, room, HOST_GRACE * 1.5)
         assert room.model.host == "a"
         await room.attach(Peer("b"), "B", 7)  # someone comes; the host is still away
+        await later(manager.timers, room, HOST_GRACE)  # (the next change watches again)
         await _until(lambda: room.model.host == "b")
 
     _run(tmp_path, scenario)

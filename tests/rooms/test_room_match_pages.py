@@ -19,10 +19,10 @@ from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
 from tertulia.rooms.codes import is_match_id
+from tertulia.rooms.config import RoomConfig
 from tertulia.rooms.manager import ManagerConfig
 from tertulia.rooms.match_page import match_page
-from tertulia.rooms.model import Chatted, record_decoder
-from tertulia.rooms.room import RoomConfig
+from tertulia.rooms.records import Chatted, record_decoder
 
 _ids = iter(range(1000, 10**6))
 

@@ -5,16 +5,16 @@ A first-timer is never the first clue giver (the game decides, from ``Player.new
 from __future__ import annotations
 
 from tertulia.games import GAMES
-from tertulia.rooms import model
+from tertulia.rooms import model, records, room_data
 
 
-def _room(people: dict[str, list[str]], bots: int = 0) -> model.RoomModel:
-    room = model.new_room("BQTR", False, "pitacor", GAMES)
+def _room(people: dict[str, list[str]], bots: int = 0) -> room_data.RoomModel:
+    room = room_data.new_room("BQTR", False, "pitacor", GAMES)
     for name, played in people.items():
-        model.fold(room, model.Joined(at=1, player=name, nickname=name.title(), played=played))
+        model.fold(room, records.Joined(at=1, player=name, nickname=name.title(), played=played))
     host = next(iter(people))
     for n in range(bots):
-        model.fold(room, model.BotAdded(2, host, f"bot-{n}", f"Bot {n}", "good", "en"))
+        model.fold(room, records.BotAdded(2, host, f"bot-{n}", f"Bot {n}", "good", "en"))
     return room
 
 
@@ -34,16 +34,16 @@ def test_with_computer_players_a_first_timer_never_gives_the_first_clue():
     """ "a first-timer via Play now … is not the first giver" """
     for seed in range(30):
         room = _room({"ana": []}, bots=2)
-        model.fold(room, model.MatchStarted(at=3, by="ana", seed=seed, version=1))
+        model.fold(room, records.MatchStarted(at=3, by="ana", seed=seed, version=1))
         assert room.match.round.giver != "ana"
 
 
 def test_a_match_played_to_its_end_makes_everyone_in_it_no_longer_new():
     room = _room({"ana": [], "bo": ["pitacor"], "cy": []})
-    model.fold(room, model.MatchStarted(at=3, by="ana", seed=1, version=1))
+    model.fold(room, records.MatchStarted(at=3, by="ana", seed=1, version=1))
     for player in ("bo", "cy"):  # two leave: too few players, the match ends
-        model.fold(room, model.Left(at=4, player=player))
-    assert room.status is model.Status.ENDED
+        model.fold(room, records.Left(at=4, player=player))
+    assert room.status is room_data.Status.ENDED
     assert not room.seat("ana").new_to("pitacor")
 
 
@@ -53,11 +53,11 @@ def test_a_public_rooms_line_says_whether_a_stranger_plays_or_watches():
     from tertulia.rooms.views import summary
 
     room = _room({"ana": [], "bo": [], "cy": []})
-    assert summary(room, 3)["joining"] == "play"
-    model.fold(room, model.MatchStarted(at=3, by="ana", seed=1, version=1))
-    assert summary(room, 3)["joining"] == "next_round"  # Pitacor: "you play from the next round"
-    haiclue = model.new_room("HAIC", True, "haiclue", GAMES)
+    assert summary(room, 3).joining == "play"
+    model.fold(room, records.MatchStarted(at=3, by="ana", seed=1, version=1))
+    assert summary(room, 3).joining == "next_round"  # Pitacor: "you play from the next round"
+    haiclue = room_data.new_room("HAIC", True, "haiclue", GAMES)
     for name in ("ana", "bo", "cy"):
-        model.fold(haiclue, model.Joined(at=1, player=name, nickname=name.title()))
-    model.fold(haiclue, model.MatchStarted(at=3, by="ana", seed=1, version=2))
-    assert summary(haiclue, 3)["joining"] == "watch"  # tiles are dealt at the start
+        model.fold(haiclue, records.Joined(at=1, player=name, nickname=name.title()))
+    model.fold(haiclue, records.MatchStarted(at=3, by="ana", seed=1, version=2))
+    assert summary(haiclue, 3).joining == "watch"  # tiles are dealt at the start

@@ -14,7 +14,8 @@ from server_harness import games_with_tiny
 from tiny_game import NAME as TINY
 
 from tertulia.games.base import RuleError
-from tertulia.rooms import model
+from tertulia.rooms import model, nicknames, room_data
+from tertulia.rooms import records as rec
 from tertulia.rooms.replay import replay
 from tertulia.store import LiveRoom, LogEntry, RoomRecord
 
@@ -23,13 +24,13 @@ GREEK_OMICRON = "\u03bf"
 TECHNOLOGIST = "\U0001f469\u200d\U0001f4bb"  # 👩‍💻: woman, zero-width joiner, laptop
 
 
-def _room_with_bob(public: bool = False) -> model.RoomModel:
-    room = model.new_room("ABCD", public, TINY, games_with_tiny())
-    model.fold(room, model.Joined(at=1, player="b", nickname="Bob"))
+def _room_with_bob(public: bool = False) -> room_data.RoomModel:
+    room = room_data.new_room("ABCD", public, TINY, games_with_tiny())
+    model.fold(room, rec.Joined(at=1, player="b", nickname="Bob"))
     return room
 
 
-def _refusal(room: model.RoomModel, record: model.Record) -> str:
+def _refusal(room: room_data.RoomModel, record: rec.Record) -> str:
     """The code ``record`` is refused with, live: the new-record rules, then the fold."""
     with pytest.raises(RuleError) as refused:
         model.check_new(room, record)
@@ -37,7 +38,7 @@ def _refusal(room: model.RoomModel, record: model.Record) -> str:
     return refused.value.code
 
 
-def _accept(room: model.RoomModel, record: model.Record) -> None:
+def _accept(room: room_data.RoomModel, record: rec.Record) -> None:
     model.check_new(room, record)
     model.fold(room, record)
 
@@ -63,17 +64,17 @@ def test_a_nickname_that_looks_like_one_in_the_room_is_refused():
     fullwidth letters, invisible characters inside)."""
     for impostor, code in IMPOSTORS:
         room = _room_with_bob()
-        joined = model.Joined(at=2, player="x", nickname=impostor)
+        joined = rec.Joined(at=2, player="x", nickname=impostor)
         assert _refusal(room, joined) == code, impostor
-        _accept(room, model.Joined(at=3, player="a", nickname="Ana"))
-        assert _refusal(room, model.Renamed(at=4, player="a", nickname=impostor)) == code, impostor
+        _accept(room, rec.Joined(at=3, player="a", nickname="Ana"))
+        assert _refusal(room, rec.Renamed(at=4, player="a", nickname=impostor)) == code, impostor
         assert [s.nickname for s in room.seats] == ["Bob", "Ana"]
 
 
 def test_the_refusal_names_the_nickname_it_looks_like():
     room = _room_with_bob()
     with pytest.raises(RuleError) as refused:
-        model.check_new(room, model.Joined(at=2, player="x", nickname=f"B{CYRILLIC_O}b"))
+        model.check_new(room, rec.Joined(at=2, player="x", nickname=f"B{CYRILLIC_O}b"))
     assert refused.value.params == {"name": "Bob"}
     assert "Bob's" in refused.value.message
 
@@ -81,8 +82,8 @@ def test_the_refusal_names_the_nickname_it_looks_like():
 def test_the_same_nickname_in_another_case_is_taken_and_its_look_alike_alike():
     """Exact and casefold equality keep their old code; the new one is for look-alikes."""
     room = _room_with_bob()
-    assert _refusal(room, model.Joined(at=2, player="x", nickname="BOB")) == "nickname.taken"
-    assert _refusal(room, model.Joined(at=2, player="x", nickname="\u0412\u041e\u0412")) == (
+    assert _refusal(room, rec.Joined(at=2, player="x", nickname="BOB")) == "nickname.taken"
+    assert _refusal(room, rec.Joined(at=2, player="x", nickname="\u0412\u041e\u0412")) == (
         "nickname.looks_alike"
     )
 
@@ -90,11 +91,9 @@ def test_the_same_nickname_in_another_case_is_taken_and_its_look_alike_alike():
 def test_only_someone_elses_nickname_counts():
     """Bob may rename himself to a look-alike of his own nickname; Ana may not."""
     room = _room_with_bob()
-    _accept(room, model.Joined(at=2, player="a", nickname="Ana"))
-    assert _refusal(room, model.Renamed(at=3, player="a", nickname="B0b")) == (
-        "nickname.looks_alike"
-    )
-    _accept(room, model.Renamed(at=4, player="b", nickname="B0b"))
+    _accept(room, rec.Joined(at=2, player="a", nickname="Ana"))
+    assert _refusal(room, rec.Renamed(at=3, player="a", nickname="B0b")) == ("nickname.looks_alike")
+    _accept(room, rec.Renamed(at=4, player="b", nickname="B0b"))
     assert room.seat("b").nickname == "B0b"
 
 
@@ -102,10 +101,10 @@ def test_only_someone_elses_nickname_counts():
 def test_a_word_mixing_scripts_is_refused_even_in_an_empty_room(nickname):
     """Else an impersonator could take "Bоb" first and lock the real Bob out."""
     with pytest.raises(RuleError) as refused:
-        model.check_first_nickname(nickname, public=False)
+        nicknames.check_first_nickname(nickname, public=False)
     assert refused.value.code == "nickname.mixed_scripts"
-    empty = model.new_room("ABCD", False, TINY, games_with_tiny())
-    assert _refusal(empty, model.Joined(at=1, player="x", nickname=nickname)) == (
+    empty = room_data.new_room("ABCD", False, TINY, games_with_tiny())
+    assert _refusal(empty, rec.Joined(at=1, player="x", nickname=nickname)) == (
         "nickname.mixed_scripts"
     )
 
@@ -113,7 +112,7 @@ def test_a_word_mixing_scripts_is_refused_even_in_an_empty_room(nickname):
 @pytest.mark.parametrize("nickname", ["\u3164", "\u2800\u2800", "Bob\ufe0f", "B\u034fob"])
 def test_a_nickname_that_shows_nothing_or_hides_characters_is_refused(nickname):
     with pytest.raises(RuleError) as refused:
-        model.check_first_nickname(nickname, public=False)
+        nicknames.check_first_nickname(nickname, public=False)
     assert refused.value.code == "nickname.characters"
 
 
@@ -140,9 +139,9 @@ def test_accented_latin_and_emoji_nicknames_stay_allowed():
     """Polish, Portuguese and Spanish letters, digits, punctuation and emoji (ZWJ sequences
     too); a name wholly in Cyrillic or Greek, or one script a word."""
     for nickname in ALLOWED:
-        assert model.check_first_nickname(nickname, public=True) == nickname
+        assert nicknames.check_first_nickname(nickname, public=True) == nickname
         room = _room_with_bob()
-        _accept(room, model.Joined(at=2, player="x", nickname=nickname))
+        _accept(room, rec.Joined(at=2, player="x", nickname=nickname))
         assert room.seat("x").nickname == nickname
 
 
@@ -151,16 +150,16 @@ def test_an_old_log_holding_look_alike_nicknames_still_replays():
     "Bob" beside "Bоb", "Bob" plus a Hangul filler and a mixed-script rename, rebuilds the
     same room, while the same records are refused now."""
     records = [
-        model.Joined(at=1, player="b", nickname="Bob"),
-        model.Joined(at=2, player="c", nickname=f"B{CYRILLIC_O}b"),
-        model.Joined(at=3, player="d", nickname="Bob\u3164"),
-        model.Renamed(at=4, player="d", nickname="\u03a9mega"),
-        model.Chatted(at=5, player="c", text="hi, I'm Bob"),
+        rec.Joined(at=1, player="b", nickname="Bob"),
+        rec.Joined(at=2, player="c", nickname=f"B{CYRILLIC_O}b"),
+        rec.Joined(at=3, player="d", nickname="Bob\u3164"),
+        rec.Renamed(at=4, player="d", nickname="\u03a9mega"),
+        rec.Chatted(at=5, player="c", text="hi, I'm Bob"),
     ]
     live = _room_with_bob()
     assert _refusal(live, records[1]) == "nickname.looks_alike"
     assert _refusal(live, records[2]) == "nickname.looks_alike"
-    log = [LogEntry(i + 1, r.at, model.record_encoder.encode(r)) for i, r in enumerate(records)]
+    log = [LogEntry(i + 1, r.at, rec.record_encoder.encode(r)) for i, r in enumerate(records)]
     stored = LiveRoom(RoomRecord("ABCD", TINY, False, 0.0), None, log)
     rebuilt, seq = replay(stored, games_with_tiny())
     assert seq == 5

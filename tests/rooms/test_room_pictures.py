@@ -37,10 +37,10 @@ from tertulia.bots.base import DecisionRunner
 from tertulia.games import GAMES
 from tertulia.games.base import RuleError
 from tertulia.rooms import commands
+from tertulia.rooms.config import RoomConfig
 from tertulia.rooms.inbox import ClockRanOut, GraceOver
 from tertulia.rooms.manager import ManagerConfig, RoomManager
 from tertulia.rooms.reactions import REACTIONS
-from tertulia.rooms.room import RoomConfig
 from tertulia.rooms.views import game_view, lobby_view
 from tertulia.store.sqlite import SQLiteStore
 

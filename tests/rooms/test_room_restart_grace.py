@@ -21,10 +21,10 @@ from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
 from tertulia.games.base import RuleError
-from tertulia.rooms import model
+from tertulia.rooms import model, records, room_data
+from tertulia.rooms.config import RoomConfig
 from tertulia.rooms.manager import ManagerConfig, RoomManager
 from tertulia.rooms.replay import replay
-from tertulia.rooms.room import RoomConfig
 from tertulia.store import CommitFailed
 from tertulia.store.sqlite import SQLiteStore
 
@@ -84,9 +84,9 @@ def _match_with_turns_of(seconds: int) -> tuple[p.ClientMessage, ...]:
     return (p.UpdateSettings(id=3, settings={"turn_seconds": seconds}), p.StartMatch(id=4))
 
 
-async def _records_since(store: SQLiteStore, seq: int) -> list[model.Record]:
+async def _records_since(store: SQLiteStore, seq: int) -> list[records.Record]:
     (live,) = await store.load_live_rooms()
-    return [model.record_decoder.decode(e.payload) for e in live.entries if e.seq > seq]
+    return [records.record_decoder.decode(e.payload) for e in live.entries if e.seq > seq]
 
 
 async def _restarted(db: Path, down_for: float, store: SQLiteStore | None = None):
@@ -114,7 +114,7 @@ def test_a_deadline_that_passed_while_the_server_was_down_gets_a_grace_after_res
         assert match.counter == 0 and match.players[match.turn] == "ana"  # her turn, still
         assert restored_at + GRACE <= match.deadline <= room.clock() + GRACE
         (extended,) = await _records_since(store, seq)  # the first thing the room committed
-        assert extended == model.GameMove(
+        assert extended == records.GameMove(
             at=extended.at, seat=None, action={"type": "extend", "until": match.deadline}
         )
         await _until(lambda: room.seq == seq + 2)  # the grace is over: her turn times out
@@ -231,16 +231,16 @@ def test_replaying_a_log_with_the_grace_rebuilds_the_same_room(tmp_path):
 @pytest.mark.parametrize("game", ["pitacor", "haiclue", "pinto", TINY])
 def test_a_player_may_not_send_the_rooms_extend(game):
     games = games_with_tiny()
-    room = model.new_room("ABCD", False, game, games)
+    room = room_data.new_room("ABCD", False, game, games)
     players = [f"p{i}" for i in range(games[game].MIN_PLAYERS)]
     for player in players:
-        model.fold(room, model.Joined(at=1.0, player=player, nickname=player.upper()))
-    model.fold(room, model.MatchStarted(at=2.0, by=players[0], seed=7))
+        model.fold(room, records.Joined(at=1.0, player=player, nickname=player.upper()))
+    model.fold(room, records.MatchStarted(at=2.0, by=players[0], seed=7))
     before = room.game.deadline(room.match)
-    move = model.GameMove(at=3.0, seat=players[0], action={"type": "extend", "until": 1e9})
+    move = records.GameMove(at=3.0, seat=players[0], action={"type": "extend", "until": 1e9})
     with pytest.raises(RuleError) as refused:
         model.fold(room, move)
     assert refused.value.code == "action.room_only"
     assert room.game.deadline(room.match) == before
-    model.fold(room, model.GameMove(at=3.0, seat=None, action={"type": "extend", "until": 1e9}))
+    model.fold(room, records.GameMove(at=3.0, seat=None, action={"type": "extend", "until": 1e9}))
     assert room.game.deadline(room.match) == (1e9 if before is not None else None)

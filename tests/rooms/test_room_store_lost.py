@@ -17,6 +17,7 @@ from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
 from tertulia.rooms.manager import RoomManager
+from tertulia.rooms.timers import HandTimers
 from tertulia.store.sqlite import SQLiteStore
 
 
@@ -25,7 +26,8 @@ def test_a_clock_that_cannot_be_saved_is_retried_with_growing_pauses(tmp_path):
         store = SQLiteStore(tmp_path / "lost.sqlite3")
         lost = []
         store.on_writer_lost(lambda: lost.append(True))
-        manager = RoomManager(store, games_with_tiny())
+        timers = HandTimers()
+        manager = RoomManager(store, games_with_tiny(), timers=timers)
         await manager.start()
         room = await manager.create(TINY, public=False)
         ana, bo = Peer("ana"), Peer("bo")
@@ -49,7 +51,10 @@ def test_a_clock_that_cannot_be_saved_is_retried_with_growing_pauses(tmp_path):
             await asyncio.sleep(0.01)
         assert bo.got[-1] == p.Error(5, "server.store", "Your move could not be saved; try again.")
         assert lost == [True] and not store.writable
-        await asyncio.sleep(2.5)  # the turn's second ran out 1.5 s ago
+        for _ in range(25):  # the turn's second ran out 1.5 s ago
+            timers.advance(0.1)
+            while room.inbox.busy:  # each try is handled before time moves on
+                await asyncio.sleep(0.001)
         assert 1 <= len(tries) - 1 <= 6  # a few tries, not thousands
         await manager.shutdown()
         await store.close()

@@ -23,10 +23,10 @@ from tiny_game import NAME as TINY
 from tertulia import protocol as p
 from tertulia.games.base import RuleError
 from tertulia.rooms import votes
+from tertulia.rooms.config import RoomConfig
 from tertulia.rooms.manager import ManagerConfig, RoomManager
-from tertulia.rooms.model import VoteClosed, VoteStarted, record_decoder
+from tertulia.rooms.records import VoteClosed, VoteStarted, record_decoder
 from tertulia.rooms.replay import replay
-from tertulia.rooms.room import RoomConfig
 from tertulia.rooms.room_data import Vote
 from tertulia.store.sqlite import SQLiteStore
 

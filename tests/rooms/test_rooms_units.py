@@ -17,7 +17,8 @@ from server_harness import games_with_tiny
 from tiny_game import NAME as TINY
 
 from tertulia.games.base import RuleError
-from tertulia.rooms import model, views
+from tertulia.rooms import model, room_data, views
+from tertulia.rooms import records as rec
 from tertulia.rooms.codes import ALPHABET, new_code, normalize_code
 from tertulia.rooms.identity import Identity
 from tertulia.rooms.limits import TokenBucket
@@ -62,21 +63,21 @@ def test_token_bucket_allows_a_burst_then_the_rate():
 
 
 def _room():
-    return model.new_room("ABCD", False, TINY, games_with_tiny())
+    return room_data.new_room("ABCD", False, TINY, games_with_tiny())
 
 
 def test_a_refused_record_changes_nothing():
     room = _room()
-    model.fold(room, model.Joined(at=1, player="a", nickname="Ana"))
-    model.fold(room, model.Joined(at=2, player="b", nickname="Bo"))
+    model.fold(room, rec.Joined(at=1, player="a", nickname="Ana"))
+    model.fold(room, rec.Joined(at=2, player="b", nickname="Bo"))
     before = views.lobby_view(room)
     for record in [
-        model.SettingsChanged(at=3, by="b", settings={"target": 20}),  # not the host
-        model.SettingsChanged(at=3, by="a", settings={"target": 1}),  # out of bounds
-        model.Reordered(at=3, by="a", order=["a"]),
-        model.Joined(at=3, player="c", nickname="ana"),  # nickname taken
-        model.GameMove(at=3, seat="a", action={"type": "add", "amount": 1}),  # no match
-        model.Kicked(at=3, by="a", player="a"),
+        rec.SettingsChanged(at=3, by="b", settings={"target": 20}),  # not the host
+        rec.SettingsChanged(at=3, by="a", settings={"target": 1}),  # out of bounds
+        rec.Reordered(at=3, by="a", order=["a"]),
+        rec.Joined(at=3, player="c", nickname="ana"),  # nickname taken
+        rec.GameMove(at=3, seat="a", action={"type": "add", "amount": 1}),  # no match
+        rec.Kicked(at=3, by="a", player="a"),
     ]:
         with pytest.raises(RuleError):
             model.fold(room, record)
@@ -87,10 +88,10 @@ def test_each_newcomer_takes_the_lowest_colour_nobody_present_has():
     """UI.md: "Player identity = colour + initial + shape": in a room, a colour of one's own."""
     room = _room()
     for i, who in enumerate("abc"):
-        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
+        model.fold(room, rec.Joined(at=i, player=who, nickname=who.upper()))
     assert [s["colour"] for s in views.lobby_view(room)["seats"]] == [0, 1, 2]
-    model.fold(room, model.Left(at=5, player="b"))
-    model.fold(room, model.Joined(at=6, player="d", nickname="D"))
+    model.fold(room, rec.Left(at=5, player="b"))
+    model.fold(room, rec.Joined(at=6, player="d", nickname="D"))
     seats = {s["id"]: s["colour"] for s in views.lobby_view(room)["seats"]}
     assert seats == {"a": 0, "c": 2, "d": 1}
 
@@ -99,21 +100,21 @@ def test_a_player_who_leaves_mid_match_keeps_their_colour_until_the_next_match()
     """ "Player identity = colour + initial + shape": someone who left is still drawn as they were
     on the scores that name them (on every device, also one that joined later), gets their colour
     back on returning if it is free, and the next match starts with a clean slate."""
-    room = model.new_room("ABCD", False, "pitacor", games_with_tiny())  # latecomers play
+    room = room_data.new_room("ABCD", False, "pitacor", games_with_tiny())  # latecomers play
     for i, who in enumerate("abce"):  # four: one leaving does not end the match
-        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
-    model.fold(room, model.MatchStarted(at=3, by="a", seed=1))
-    model.fold(room, model.Left(at=4, player="b"))
+        model.fold(room, rec.Joined(at=i, player=who, nickname=who.upper()))
+    model.fold(room, rec.MatchStarted(at=3, by="a", seed=1))
+    model.fold(room, rec.Left(at=4, player="b"))
     assert views.lobby_view(room)["former_colours"] == {"b": 1}
-    model.fold(room, model.Joined(at=5, player="b", nickname="B"))  # colour 1 still free
+    model.fold(room, rec.Joined(at=5, player="b", nickname="B"))  # colour 1 still free
     assert room.seat("b").colour == 1
     assert views.lobby_view(room)["former_colours"] == {}
-    model.fold(room, model.Left(at=6, player="b"))
-    model.fold(room, model.Joined(at=7, player="d", nickname="D"))  # takes the lowest free: 1
-    model.fold(room, model.Joined(at=8, player="b", nickname="B"))
+    model.fold(room, rec.Left(at=6, player="b"))
+    model.fold(room, rec.Joined(at=7, player="d", nickname="D"))  # takes the lowest free: 1
+    model.fold(room, rec.Joined(at=8, player="b", nickname="B"))
     assert {s.player: s.colour for s in room.seats} == {"a": 0, "c": 2, "e": 3, "d": 1, "b": 4}
-    model.fold(room, model.Left(at=9, player="d"))
-    assert room.status is model.Status.PLAYING
+    model.fold(room, rec.Left(at=9, player="d"))
+    assert room.status is room_data.Status.PLAYING
     assert views.lobby_view(room)["former_colours"] == {"d": 1}
 
 
@@ -122,44 +123,44 @@ def test_the_next_match_and_spectators_leave_no_former_colours():
     is named on no scoreboard, so nothing is kept for them (it would grow all match long)."""
     room = _room()  # the tiny game: leaving hands the win over, latecomers watch
     for i, who in enumerate("ab"):
-        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
-    model.fold(room, model.MatchStarted(at=3, by="a", seed=1))
-    model.fold(room, model.Joined(at=4, player="c", nickname="C"))
-    model.fold(room, model.Left(at=5, player="c"))
+        model.fold(room, rec.Joined(at=i, player=who, nickname=who.upper()))
+    model.fold(room, rec.MatchStarted(at=3, by="a", seed=1))
+    model.fold(room, rec.Joined(at=4, player="c", nickname="C"))
+    model.fold(room, rec.Left(at=5, player="c"))
     assert views.lobby_view(room)["former_colours"] == {}
-    model.fold(room, model.Left(at=6, player="b"))
-    assert room.status is model.Status.ENDED
+    model.fold(room, rec.Left(at=6, player="b"))
+    assert room.status is room_data.Status.ENDED
     assert views.lobby_view(room)["former_colours"] == {"b": 1}
-    model.fold(room, model.Rematched(at=7, by="a"))
+    model.fold(room, rec.Rematched(at=7, by="a"))
     assert views.lobby_view(room)["former_colours"] == {}
 
 
 def test_public_rooms_refuse_profanity_behind_punctuation_or_across_words():
     """ "nicknames ... profanity-filtered in public rooms", and chat there too: a mark after a
     word or a listed phrase of several words is caught; a private room is left alone."""
-    public = model.new_room("ABCD", True, TINY, games_with_tiny())
-    model.fold(public, model.Joined(at=1, player="a", nickname="Ana"))
+    public = room_data.new_room("ABCD", True, TINY, games_with_tiny())
+    model.fold(public, rec.Joined(at=1, player="a", nickname="Ana"))
     with pytest.raises(RuleError) as refused:
-        model.check_new(public, model.Joined(at=2, player="b", nickname="Fuck!"))
+        model.check_new(public, rec.Joined(at=2, player="b", nickname="Fuck!"))
     assert refused.value.code == "nickname.profanity"
     for line in ["(shit)", "what a piece of shit"]:
         with pytest.raises(RuleError) as refused:
-            model.check_new(public, model.Chatted(at=3, player="a", text=line))
+            model.check_new(public, rec.Chatted(at=3, player="a", text=line))
         assert refused.value.code == "chat.profanity"
     private = _room()
-    model.check_new(private, model.Joined(at=1, player="a", nickname="Fuck!"))
-    model.check_new(private, model.Chatted(at=2, player="a", text="(shit)"))
+    model.check_new(private, rec.Joined(at=1, player="a", nickname="Fuck!"))
+    model.check_new(private, rec.Chatted(at=2, player="a", text="(shit)"))
 
 
 def test_a_log_a_stricter_word_list_would_refuse_still_rebuilds_the_same_room():
     """Replay trusts what was saved: the profanity lists grow between versions (this one
     started catching "Fuck!" behind its mark), and a room saved before must come back whole,
     with the player and everything they did after."""
-    public = model.new_room("ABCD", True, TINY, games_with_tiny())
+    public = room_data.new_room("ABCD", True, TINY, games_with_tiny())
     for record in [
-        model.Joined(at=1, player="a", nickname="Ana"),
-        model.Joined(at=2, player="b", nickname="Fuck!"),  # accepted by an older version
-        model.Chatted(at=3, player="b", text="(shit)"),
+        rec.Joined(at=1, player="a", nickname="Ana"),
+        rec.Joined(at=2, player="b", nickname="Fuck!"),  # accepted by an older version
+        rec.Chatted(at=3, player="b", text="(shit)"),
     ]:
         model.fold(public, record)
     assert [s.nickname for s in public.seats] == ["Ana", "Fuck!"]
@@ -172,25 +173,25 @@ def test_host_passed_and_seated_are_ordinary_records():
     fit (a spectator cannot host a running match; a seat is taken only in the lobby)."""
     room = _room()  # the tiny game: at most 3 players
     for i, who in enumerate("abcd"):
-        model.fold(room, model.Joined(at=i, player=who, nickname=who.upper()))
+        model.fold(room, rec.Joined(at=i, player=who, nickname=who.upper()))
     assert room.seat("d").spectator
     with pytest.raises(RuleError):  # no free seat yet
-        model.fold(room, model.Seated(at=5, player="d"))
-    model.fold(room, model.Left(at=6, player="b"))
+        model.fold(room, rec.Seated(at=5, player="d"))
+    model.fold(room, rec.Left(at=6, player="b"))
     assert room.seat("d").spectator  # the fold itself seats nobody: the room decides, and logs it
-    model.fold(room, model.Seated(at=7, player="d"))
+    model.fold(room, rec.Seated(at=7, player="d"))
     assert [s.player for s in room.players()] == ["a", "c", "d"]
     with pytest.raises(RuleError):  # asked twice: nothing more to record
-        model.fold(room, model.Seated(at=7, player="d"))
-    model.fold(room, model.HostPassed(at=8, host="c"))
+        model.fold(room, rec.Seated(at=7, player="d"))
+    model.fold(room, rec.HostPassed(at=8, host="c"))
     assert room.host == "c"
-    model.fold(room, model.MatchStarted(at=9, by="c", seed=1))
-    model.fold(room, model.Joined(at=10, player="e", nickname="E"))  # watches the match
+    model.fold(room, rec.MatchStarted(at=9, by="c", seed=1))
+    model.fold(room, rec.Joined(at=10, player="e", nickname="E"))  # watches the match
     with pytest.raises(RuleError) as refused:
-        model.fold(room, model.HostPassed(at=11, host="e"))
+        model.fold(room, rec.HostPassed(at=11, host="e"))
     assert refused.value.code == "room.not_a_player" and room.host == "c"
     with pytest.raises(RuleError):
-        model.fold(room, model.Seated(at=12, player="e"))
+        model.fold(room, rec.Seated(at=12, player="e"))
 
 
 def test_a_log_from_before_host_passing_replays_as_it_was_played():
@@ -198,13 +199,13 @@ def test_a_log_from_before_host_passing_replays_as_it_was_played():
     version wrote): presence records alone never move hosting, so the match is still theirs."""
     room = _room()
     for record in [
-        model.Joined(at=1, player="a", nickname="A"),
-        model.Joined(at=2, player="b", nickname="B"),
-        model.Presence(at=3, player="a", online=False),
-        model.Presence(at=4, player="a", online=True),
-        model.MatchStarted(at=5, by="a", seed=1),
-        model.Kicked(at=6, by="a", player="b"),
-        model.Joined(at=7, player="b", nickname="B"),  # before kicks kept anyone out
+        rec.Joined(at=1, player="a", nickname="A"),
+        rec.Joined(at=2, player="b", nickname="B"),
+        rec.Presence(at=3, player="a", online=False),
+        rec.Presence(at=4, player="a", online=True),
+        rec.MatchStarted(at=5, by="a", seed=1),
+        rec.Kicked(at=6, by="a", player="b"),
+        rec.Joined(at=7, player="b", nickname="B"),  # before kicks kept anyone out
     ]:
         model.fold(room, record)
     assert room.host == "a" and room.seat("b") is not None
@@ -215,19 +216,19 @@ def test_replay_does_not_judge_saved_text_again():
     through before the filter looked behind punctuation) must replay, or the drawing loses
     its title and the round goes another way."""
     records = [
-        model.Joined(at=1, player="a", nickname="Ana"),
-        model.Joined(at=2, player="b", nickname="Bo"),
-        model.Joined(at=3, player="c", nickname="Cy"),
-        model.MatchStarted(at=4, by="a", seed=1),
-        model.GameMove(at=5, seat="b", action={"type": "set_title", "text": "cat_shit"}),
+        rec.Joined(at=1, player="a", nickname="Ana"),
+        rec.Joined(at=2, player="b", nickname="Bo"),
+        rec.Joined(at=3, player="c", nickname="Cy"),
+        rec.MatchStarted(at=4, by="a", seed=1),
+        rec.GameMove(at=5, seat="b", action={"type": "set_title", "text": "cat_shit"}),
     ]
-    room = model.new_room("ABCD", True, "pinto", games_with_tiny())
+    room = room_data.new_room("ABCD", True, "pinto", games_with_tiny())
     for record in records[:4]:
         model.fold(room, record)
     with pytest.raises(RuleError) as refused:  # judged live
         model.fold(room, records[4])
     assert refused.value.code == "title.profanity"
-    log = [LogEntry(i + 1, r.at, model.record_encoder.encode(r)) for i, r in enumerate(records)]
+    log = [LogEntry(i + 1, r.at, rec.record_encoder.encode(r)) for i, r in enumerate(records)]
     live = LiveRoom(RoomRecord("ABCD", "pinto", True, 0.0), None, log)
     rebuilt, seq = replay(live, games_with_tiny())
     assert seq == 5
@@ -237,27 +238,27 @@ def test_replay_does_not_judge_saved_text_again():
 def test_replay_does_not_judge_a_saved_pitacor_clue_again():
     """The same for a clue: folded live, a public room's Pitacor refuses it; replayed from the
     log it stands, and the round goes on to the guesses as it did."""
-    room = model.new_room("ABCD", True, "pitacor", games_with_tiny())
-    records: list[model.Record] = [
-        model.Joined(at=1, player="a", nickname="Ana"),
-        model.Joined(at=2, player="b", nickname="Bo"),
-        model.Joined(at=3, player="c", nickname="Cy"),
-        model.MatchStarted(at=4, by="a", seed=1),
+    room = room_data.new_room("ABCD", True, "pitacor", games_with_tiny())
+    records: list[rec.Record] = [
+        rec.Joined(at=1, player="a", nickname="Ana"),
+        rec.Joined(at=2, player="b", nickname="Bo"),
+        rec.Joined(at=3, player="c", nickname="Cy"),
+        rec.MatchStarted(at=4, by="a", seed=1),
     ]
     for record in records:
         model.fold(room, record)
     giver = room.match.round.giver
-    records.append(model.GameMove(at=5, seat=giver, action={"type": "choose_target", "index": 0}))
+    records.append(rec.GameMove(at=5, seat=giver, action={"type": "choose_target", "index": 0}))
     model.fold(room, records[-1])
-    records.append(model.GameMove(at=6, seat=giver, action={"type": "give_clue", "text": "shit"}))
+    records.append(rec.GameMove(at=6, seat=giver, action={"type": "give_clue", "text": "shit"}))
     with pytest.raises(RuleError) as refused:  # judged live
         model.fold(room, records[-1])
     assert refused.value.code == "clue.profanity"
-    rebuilt = model.new_room("ABCD", True, "pitacor", games_with_tiny())
+    rebuilt = room_data.new_room("ABCD", True, "pitacor", games_with_tiny())
     for record in records:
         model.fold(
             rebuilt,
-            model.record_decoder.decode(model.record_encoder.encode(record)),
+            rec.record_decoder.decode(rec.record_encoder.encode(record)),
             replaying=True,
         )
     assert views.game_view(rebuilt, "a")["clues"] == ["shit"]
@@ -266,9 +267,9 @@ def test_replay_does_not_judge_a_saved_pitacor_clue_again():
 def test_leaving_the_lobby_leaves_no_colour_behind():
     """Nothing names a player who left the lobby, so nothing is kept for them."""
     room = _room()
-    model.fold(room, model.Joined(at=1, player="a", nickname="A"))
-    model.fold(room, model.Joined(at=2, player="b", nickname="B"))
-    model.fold(room, model.Left(at=3, player="b"))
+    model.fold(room, rec.Joined(at=1, player="a", nickname="A"))
+    model.fold(room, rec.Joined(at=2, player="b", nickname="B"))
+    model.fold(room, rec.Left(at=3, player="b"))
     assert views.lobby_view(room)["former_colours"] == {}
 
 
@@ -287,28 +288,28 @@ def test_replaying_the_records_rebuilds_the_same_room(steps):
     for i, step in enumerate(steps):
         who = people[i % 3]
         record = {
-            "join": model.Joined(at=i, player=who, nickname=who.upper()),
-            "add": model.GameMove(at=i, seat=who, action={"type": "add", "amount": 1 + i % 3}),
-            "chat": model.Chatted(at=i, player=who, text=f"hi {i}"),
-            "drop": model.Presence(at=i, player=who, online=False),
-            "back": model.Presence(at=i, player=who, online=True),
-            "settings": model.SettingsChanged(at=i, by=who, settings={"target": 5}),
-            "leave": model.Left(at=i, player=who),
+            "join": rec.Joined(at=i, player=who, nickname=who.upper()),
+            "add": rec.GameMove(at=i, seat=who, action={"type": "add", "amount": 1 + i % 3}),
+            "chat": rec.Chatted(at=i, player=who, text=f"hi {i}"),
+            "drop": rec.Presence(at=i, player=who, online=False),
+            "back": rec.Presence(at=i, player=who, online=True),
+            "settings": rec.SettingsChanged(at=i, by=who, settings={"target": 5}),
+            "leave": rec.Left(at=i, player=who),
             # The live room's restart grace (Room._give_restart_grace): a record like any other.
-            "extend": model.GameMove(at=i, seat=None, action={"type": "extend", "until": i + 40}),
+            "extend": rec.GameMove(at=i, seat=None, action={"type": "extend", "until": i + 40}),
         }[step]
-        if step == "add" and room.status is model.Status.LOBBY and len(room.players()) >= 2:
-            record = model.MatchStarted(at=i, by=room.host or who, seed=i)
+        if step == "add" and room.status is room_data.Status.LOBBY and len(room.players()) >= 2:
+            record = rec.MatchStarted(at=i, by=room.host or who, seed=i)
         try:
             model.fold(room, record)
-            accepted.append(model.record_encoder.encode(record))
+            accepted.append(rec.record_encoder.encode(record))
         except RuleError:
             pass
         colours = [s.colour for s in room.seats]
         assert len(set(colours)) == len(colours)  # nobody present shares a colour
     again = _room()
     for raw in accepted:
-        model.fold(again, model.record_decoder.decode(raw))
+        model.fold(again, rec.record_decoder.decode(raw))
     assert views.lobby_view(again) == views.lobby_view(room)
     assert list(again.chat) == list(room.chat)
     assert [views.game_view(again, p) for p in people] == [views.game_view(room, p) for p in people]
@@ -337,11 +338,11 @@ def _room_at_the_podium():
     """A tiny-game room where Ana (host) and Bo have just finished a match."""
     room = _room()
     for at, (player, name) in enumerate([("a", "Ana"), ("b", "Bo")]):
-        model.fold(room, model.Joined(at=at, player=player, nickname=name))
-    model.fold(room, model.MatchStarted(at=3, by="a", seed=1))
-    while room.status is model.Status.PLAYING:
+        model.fold(room, rec.Joined(at=at, player=player, nickname=name))
+    model.fold(room, rec.MatchStarted(at=3, by="a", seed=1))
+    while room.status is room_data.Status.PLAYING:
         turn = views.game_view(room, "a")["turn"]
-        model.fold(room, model.GameMove(at=4, seat=turn, action={"type": "add", "amount": 3}))
+        model.fold(room, rec.GameMove(at=4, seat=turn, action={"type": "add", "amount": 3}))
     return room
 
 
@@ -349,40 +350,40 @@ def test_when_every_player_leaves_the_podium_a_waiting_spectator_hosts_the_remat
     """ "host hand-over when the host leaves": with no player left, someone who came to watch
     the podium becomes host, so the room is not stuck without anyone to call the rematch."""
     room = _room_at_the_podium()
-    model.fold(room, model.Joined(at=5, player="c", nickname="Cy"))
-    model.fold(room, model.Joined(at=6, player="d", nickname="Di"))
+    model.fold(room, rec.Joined(at=5, player="c", nickname="Cy"))
+    model.fold(room, rec.Joined(at=6, player="d", nickname="Di"))
     assert room.seat("c").spectator and room.host == "a"
-    model.fold(room, model.Left(at=7, player="a"))
+    model.fold(room, rec.Left(at=7, player="a"))
     assert room.host == "b"  # a player first
-    model.fold(room, model.Left(at=8, player="b"))
+    model.fold(room, rec.Left(at=8, player="b"))
     assert room.host == "c"  # then the spectator who waited longest
-    model.fold(room, model.Rematched(at=9, by="c"))
+    model.fold(room, rec.Rematched(at=9, by="c"))
     assert not room.seat("c").spectator and not room.seat("d").spectator
-    model.fold(room, model.Left(at=10, player="c"))
-    model.fold(room, model.Left(at=11, player="d"))
+    model.fold(room, rec.Left(at=10, player="c"))
+    model.fold(room, rec.Left(at=11, player="d"))
     assert room.host is None
-    model.fold(room, model.Joined(at=12, player="e", nickname="Ed"))
+    model.fold(room, rec.Joined(at=12, player="e", nickname="Ed"))
     assert room.host == "e"  # an empty room's next visitor hosts
 
 
 def test_during_a_match_only_a_player_hosts():
     room = _room()
     for at, (player, name) in enumerate([("a", "Ana"), ("b", "Bo"), ("c", "Cy")]):
-        model.fold(room, model.Joined(at=at, player=player, nickname=name))
-    model.fold(room, model.MatchStarted(at=4, by="a", seed=1))
-    model.fold(room, model.Joined(at=5, player="s", nickname="Sam"))
+        model.fold(room, rec.Joined(at=at, player=player, nickname=name))
+    model.fold(room, rec.MatchStarted(at=4, by="a", seed=1))
+    model.fold(room, rec.Joined(at=5, player="s", nickname="Sam"))
     if room.seat("s").spectator:  # the tiny game seats at most three
-        model.fold(room, model.Left(at=6, player="a"))
+        model.fold(room, rec.Left(at=6, player="a"))
         assert room.host in ("b", "c")
 
 
 def test_someone_who_joins_during_the_podium_waits_as_a_spectator_and_may_leave():
     room = _room_at_the_podium()
-    model.fold(room, model.Joined(at=5, player="c", nickname="Cy"))
+    model.fold(room, rec.Joined(at=5, player="c", nickname="Cy"))
     assert room.seat("c").spectator
-    model.fold(room, model.Left(at=6, player="c"))  # no game to tell: the match is over
-    model.fold(room, model.Joined(at=7, player="d", nickname="Di"))
-    model.fold(room, model.Rematched(at=8, by="a"))
+    model.fold(room, rec.Left(at=6, player="c"))  # no game to tell: the match is over
+    model.fold(room, rec.Joined(at=7, player="d", nickname="Di"))
+    model.fold(room, rec.Rematched(at=8, by="a"))
     assert not room.seat("d").spectator  # promoted for the rematch
 
 
@@ -635,7 +636,7 @@ def test_a_move_the_store_could_not_save_is_refused_and_forgotten(tmp_path, monk
 def test_a_room_caps_the_tabs_of_one_player_and_its_connections(tmp_path):
     """Every connection gets every push: one browser must not multiply a room's work by
     opening it in a hundred tabs, and a room takes a bounded number of connections."""
-    from tertulia.rooms.room import RoomConfig
+    from tertulia.rooms.config import RoomConfig
 
     async def go():
         store = SQLiteStore(tmp_path / "caps.sqlite3")

@@ -17,7 +17,7 @@ from server_harness import ThreadServer, run, subprocess_server
 from tertulia.bots.base import Level, bot_for
 from tertulia.client import Client, ClientError
 from tertulia.games import GAMES
-from tertulia.rooms import model
+from tertulia.rooms import records
 
 FAST = (0.02, 0.06)  # the bots' delay here: seconds, not a person's
 
@@ -282,7 +282,7 @@ def test_a_room_with_bots_does_not_slow_another_room(server):
 
 
 def _moves_by(entries: list, seat: str) -> list[int]:
-    return [i for i, r in enumerate(entries) if isinstance(r, model.GameMove) and r.seat == seat]
+    return [i for i, r in enumerate(entries) if isinstance(r, records.GameMove) and r.seat == seat]
 
 
 def test_a_bot_plays_for_a_dropped_player_who_takes_the_seat_back(server):
@@ -306,7 +306,7 @@ def test_a_bot_plays_for_a_dropped_player_who_takes_the_seat_back(server):
 
         async def log():
             live = await server.state.store.load_live_room(code, snapshot=False)
-            return [model.record_decoder.decode(e.payload) for e in live.entries]
+            return [records.record_decoder.decode(e.payload) for e in live.entries]
 
         for _ in range(300):  # the bot plays Bo's seat: a clue or a marker of Bo's
             if _moves_by(await server.call(log()), bo.player):
@@ -319,13 +319,22 @@ def test_a_bot_plays_for_a_dropped_player_who_takes_the_seat_back(server):
         assert _seat(back.latest, bo.player)["stand_in"] is None
         assert back.latest["view"]["you"]["seat"] == bo.player
         returned = len(await server.call(log()))
-        await asyncio.sleep(10 * FAST[1] + 5)  # clocks and bots move the match on meanwhile
-        entries = await server.call(log())
+        # The match moves on (clocks and the other bot) until Bo's seat has had its turn to
+        # act and nobody took it: two clocks ran out since (the first may be a reveal's).
+        for _ in range(1200):
+            entries = await server.call(log())
+            if len(_timeouts(entries[returned:])) >= 2:
+                break
+            await asyncio.sleep(0.05)
         assert len(entries) > returned + 1  # the match went on
         assert not [i for i in _moves_by(entries, bo.player) if i >= returned]
         playing.cancel()
 
     run(go())
+
+
+def _timeouts(entries: list) -> list:
+    return [e for e in entries if isinstance(e, records.GameMove) and e.action["type"] == "timeout"]
 
 
 def _seat(push: dict, player: str) -> dict:

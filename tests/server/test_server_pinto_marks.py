@@ -12,7 +12,7 @@ from tertulia.client import Client
 from tertulia.games import GAMES
 from tertulia.games.pinto import judging
 from tertulia.games.pinto.judging import Mark
-from tertulia.rooms.model import GameMove, record_decoder
+from tertulia.rooms.records import GameMove, record_decoder
 from tertulia.rooms.replay import replay
 
 DOT = [{"colour": "#1d1d1f", "size": 5, "points": [10, 10, 500, 500]}]

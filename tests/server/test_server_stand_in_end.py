@@ -10,7 +10,7 @@ from test_server_bots import FAST, _add_bots, _host, _moves_by, _refusal, _seat,
 
 from tertulia.client import Client
 from tertulia.games import GAMES
-from tertulia.rooms import model
+from tertulia.rooms import records
 from tertulia.rooms.replay import replay
 
 __all__ = ["server"]  # the bots' server (fast bots), shared with test_server_bots
@@ -37,7 +37,7 @@ def test_the_host_stops_a_computer_player_playing_for_someone_away(server):
 
         async def log():
             live = await server.call(server.state.store.load_live_room(code, snapshot=False))
-            return live, [model.record_decoder.decode(e.payload) for e in live.entries]
+            return live, [records.record_decoder.decode(e.payload) for e in live.entries]
 
         for _ in range(300):  # the bot plays Bo's seat: a clue or a marker of Bo's
             if _moves_by((await log())[1], bo.player):
@@ -50,7 +50,7 @@ def test_the_host_stops_a_computer_player_playing_for_someone_away(server):
         assert not _seat(push, bo.player)["online"]  # still away: the seat waits for Bo
         live, entries = await log()
         ended = len(entries)
-        assert isinstance(entries[-1], model.StandInEnded) and entries[-1].by == ana.player
+        assert isinstance(entries[-1], records.StandInEnded) and entries[-1].by == ana.player
         await asyncio.sleep(20 * FAST[1] + 2)  # the bot would have played Bo's seat by now
         _, later = await log()
         assert not [i for i in _moves_by(later, bo.player) if i >= ended]

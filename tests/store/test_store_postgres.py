@@ -15,8 +15,8 @@ from services import database_url
 from store_testing import NoSuchOperation, entries, entry, run
 
 from tertulia.store import CommitFailed, FinishedMatch, SeqError, StoreClosed, StoreError
-from tertulia.store.postgres.identity import load_shared_key
 from tertulia.store.postgres.schema import MIGRATIONS
+from tertulia.store.postgres.store import load_shared_key
 from tertulia.store.writes import UpdateMeta
 
 

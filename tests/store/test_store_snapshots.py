@@ -17,7 +17,8 @@ from tertulia.games.base import RuleError
 from tertulia.protocol import Chat
 from tertulia.rooms import commit
 from tertulia.rooms.manager import RoomManager
-from tertulia.rooms.model import (
+from tertulia.rooms.model import check_new, fold
+from tertulia.rooms.records import (
     Chatted,
     GameChosen,
     GameMove,
@@ -36,12 +37,10 @@ from tertulia.rooms.model import (
     Voted,
     VotesAllowed,
     VoteStarted,
-    check_new,
-    fold,
-    new_room,
     record_encoder,
 )
 from tertulia.rooms.replay import replay, replay_room, snapshot_of
+from tertulia.rooms.room_data import new_room
 from tertulia.store import LiveRoom, LogEntry, RoomRecord, Snapshot
 from tertulia.store.sqlite import SQLiteStore
 

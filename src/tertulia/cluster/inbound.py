@@ -1,6 +1,8 @@
-"""What other nodes send this one (``wire.ToNode``), and the frames they never heard: one
-part of ``node.ClusterRooms``, kept apart because it is a job of its own — reading the
-messages between nodes and turning each into a call on a room or a session.
+"""What other nodes send this one (``wire.ToNode``), and the frames they never heard: a
+collaborator of ``node.ClusterRooms``, kept apart because it is a job of its own — reading
+the messages between nodes and turning each into a call on a room or a session. It is given
+what it needs: the bus to answer on, the bookkeeping of relayed connections it shares with
+the node (``relay.Relays``), the rooms owned here, and the node's own steps it asks for.
 
 Pushes go straight to the relaying session's socket; a frame goes into the room it was
 attached to (or is refused: ``room.moved``, if that room is no longer here); an attach seats
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import msgspec
@@ -22,57 +25,67 @@ from ..rooms.refusals import outcome_unknown, room_moved
 from ..rooms.room import Room
 from . import wire
 from .bus import Bus
-from .relay import RelayedPeer, RemoteRoom
+from .relay import RelayedPeer, Relays, RemoteRoom
 
 
 class Inbound:
-    """The messages part of ``node.ClusterRooms`` (a mixin: the state is the node's, and so
-    are ``_spawn``, ``_find_again`` and ``_owned_now``)."""
+    """This node's reading of the messages other nodes send it."""
 
-    bus: Bus
-    manager: Any
-    remote: dict[str, RemoteRoom]
-    relaying: dict[str, tuple[Any, str]]
-    awaiting: dict[str, dict[int, bool]]
-    in_doubt: dict[tuple[str, int], Any]
-    relayed: dict[str, tuple[RelayedPeer, Room]]
-    _takeovers: dict[str, asyncio.Future]
+    def __init__(
+        self,
+        bus: Bus,
+        relays: Relays,
+        *,
+        room_here: Callable[[str], Room | None],
+        loading: Callable[[str], asyncio.Future[Any] | None],
+        spawn: Callable[[Coroutine[Any, Any, None]], None],
+        find_again: Callable[[Any, str], None],
+        owned_now: Callable[[str, str], None],
+    ) -> None:
+        self.bus = bus
+        self.relays = relays
+        self._room_here = room_here  # the live room with that code owned here, or None
+        self._loading = loading  # a take-over of that code under way here, or None
+        self._spawn = spawn  # run work in a task of its own
+        self._find_again = find_again  # move a session of this node after its room
+        self._owned_now = owned_now  # another node says it has just taken a room over
 
-    def _on_message(self, message: wire.ToNode) -> None:
+    def on_message(self, message: wire.ToNode) -> None:
+        relays = self.relays
         if isinstance(message, wire.Pushes):
             for conn, data, answers in message.items:
-                held = self.relaying.get(conn)
+                held = relays.relaying.get(conn)
                 # One answer per request: the pushes of a node the connection is no longer
                 # attached through (an owner that was paused past its lease, then woke up)
                 # are dropped; their requests were answered when it was given up.
                 if held is None or (message.sender and held[1] != message.sender):
                     continue
                 held[0].outlet.put(data)
-                if answers is not None and conn in self.awaiting:
-                    self.awaiting[conn].pop(answers, None)
+                if answers is not None and conn in relays.awaiting:
+                    relays.awaiting[conn].pop(answers, None)
         elif isinstance(message, wire.Frame):
             self._frame(message)
         elif isinstance(message, wire.Attach):
             self._spawn(self._attach(message))
         elif isinstance(message, wire.Attached):
-            remote = self.remote.get(message.room)
-            if _from_its_owner(remote, message.owner):
+            remote = relays.remote.get(message.room)
+            if remote is not None and _from_its_owner(remote, message.owner):
                 remote.attached(message)
         elif isinstance(message, wire.Detach):
-            held = self.relayed.pop(message.conn, None)
-            if held is not None:
-                held[1].detach(held[0])
+            seated = relays.relayed.pop(message.conn, None)
+            if seated is not None:
+                seated[1].detach(seated[0])
         elif isinstance(message, wire.Owned):
             self._owned_now(message.room, message.owner)
         elif isinstance(message, wire.Released):
-            remote = self.remote.get(message.room)
-            if _from_its_owner(remote, message.owner):
-                del self.remote[message.room]
+            remote = relays.remote.get(message.room)
+            if remote is not None and _from_its_owner(remote, message.owner):
+                del relays.remote[message.room]
                 for session in remote.give_up(owner_died=False):
                     self._find_again(session, message.room)
 
     def _frame(self, frame: wire.Frame) -> None:
-        held = self.relayed.get(frame.conn)
+        held = self.relays.relayed.get(frame.conn)
         try:
             message = p.decode(frame.body)
         except msgspec.ValidationError:
@@ -87,13 +100,14 @@ class Inbound:
         room.submit(peer, message)
 
     async def _attach(self, attach: wire.Attach) -> None:
-        room = self.manager.get(attach.room)
-        if room is None and attach.room in self._takeovers:
+        room = self._room_here(attach.room)
+        loading = self._loading(attach.room) if room is None else None
+        if loading is not None:
             # Taken over here and still loading: the answer waits for it rather than
             # sending the connection away to ask again.
             with contextlib.suppress(Exception):
-                await asyncio.shield(self._takeovers[attach.room])
-            room = self.manager.get(attach.room)
+                await asyncio.shield(loading)
+            room = self._room_here(attach.room)
         if room is None:
             error = room_moved()
             answer = wire.Attached(
@@ -118,28 +132,34 @@ class Inbound:
             answer = wire.Attached(attach.conn, attach.room, refusal, owner=self.bus.node)
             self.bus.send(attach.reply_to, answer)
             return
-        self.relayed[attach.conn] = (peer, room)
+        self.relays.relayed[attach.conn] = (peer, room)
         seated = wire.Attached(attach.conn, attach.room, None, room.game.NAME, self.bus.node)
         self.bus.send(attach.reply_to, seated)
 
-    def _heard(self, frame: wire.Frame) -> None:
+    def heard(self, frame: wire.Frame) -> None:
         """Redis says the owner's node heard ``frame``: from now on nobody can say it was not
         applied. If that owner was given up meanwhile, its answer is ``room.outcome_unknown``
         (``relay.py``)."""
-        owed = self.awaiting.get(frame.conn)
+        if frame.msg_id is None:  # (every relayed frame has its id: relay.RemoteRoom.submit)
+            return
+        owed = self.relays.awaiting.get(frame.conn)
         if owed is not None and frame.msg_id in owed:
             owed[frame.msg_id] = True
             return
-        session = self.in_doubt.pop((frame.conn, frame.msg_id), None)  # type: ignore[arg-type]
+        session = self.relays.in_doubt.pop((frame.conn, frame.msg_id), None)
         if session is not None:
             session.send(p.Error.refusing(frame.msg_id, outcome_unknown()))
 
-    def _unheard(self, frame: wire.Frame) -> tuple[Any, p.ClientMessage, str] | None:
+    def unheard(self, frame: wire.Frame) -> tuple[Any, p.ClientMessage, str] | None:
         """A frame a publish never delivered: its session and message (no longer owed an
         answer by the node it was sent to), or None if its session has gone."""
-        session = self.in_doubt.pop((frame.conn, frame.msg_id), None)  # type: ignore[arg-type]
+        session = (
+            self.relays.in_doubt.pop((frame.conn, frame.msg_id), None)
+            if frame.msg_id is not None
+            else None
+        )
         if session is None:
-            held = self.relaying.get(frame.conn)
+            held = self.relays.relaying.get(frame.conn)
             if held is None:
                 return None
             session = held[0]
@@ -147,11 +167,11 @@ class Inbound:
             message = p.decode(frame.body)
         except msgspec.ValidationError:
             return None
-        self.awaiting.get(frame.conn, {}).pop(message.id, None)
+        self.relays.awaiting.get(frame.conn, {}).pop(message.id, None)
         return session, message, frame.room
 
     @staticmethod
-    def _hold_again(session: Any, message: p.ClientMessage, code: str) -> None:
+    def hold_again(session: Any, message: p.ClientMessage, code: str) -> None:
         """A message nobody applied goes to ``code``'s next owner with the others its session
         holds while the room moves; else it is answered ``room.moved`` (send it again)."""
         held = getattr(session, "held", None)
@@ -161,9 +181,9 @@ class Inbound:
         session.send(p.Error.refusing(message.id, room_moved()))
 
 
-def _from_its_owner(remote: RemoteRoom | None, sender: str) -> bool:
+def _from_its_owner(remote: RemoteRoom, sender: str) -> bool:
     """Whether a message about ``remote`` comes from the owner it is reached through (an
     answer or a release from a former owner is about a room this node no longer reaches
     there). A message built without a sender is taken at its word: every node names itself
     now, and the nodes of one cluster run one version (``wire.Pushes`` changed shape too)."""
-    return remote is not None and (not sender or remote.owner == sender)
+    return not sender or remote.owner == sender

@@ -28,27 +28,32 @@ import secrets
 import socket
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
 from ..games.base import RuleError
+from ..protocol import PublicRoom
 from ..rooms.manager import RoomManager
 from ..rooms.replay import replay_room
 from ..rooms.room import Room
+from ..rooms.views import listed_in_order
+from ..store.base import FencedStore
 from ..store.errors import FencedOut, UnknownRoom
 from . import wire
 from .bus import Bus
 from .connect import refusal
 from .inbound import Inbound
 from .leases import Leases, Owner
-from .relay import RelayedPeer, RemoteRoom
+from .relay import RelayedPeer, Relays, RemoteRoom
 from .seats import SeatIndex, seats_of
 
 log = logging.getLogger("tertulia.cluster")
 
 FIND_TRIES = 40  # × up to a quarter of the lease: a dead owner's lease lapses within these
 SEATED_LOOKUP_SECONDS = 1.0  # past this, a welcome says only what this node knows
+
+_public_rooms = msgspec.json.Decoder(list[PublicRoom])  # a node's published lines
 
 
 def node_name() -> str:
@@ -57,9 +62,9 @@ def node_name() -> str:
     return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class ClusterRooms(Inbound):
-    """This node's rooms, and the way to every other node's (what other nodes send it is
-    handled in ``inbound.py``)."""
+class ClusterRooms:
+    """This node's rooms, and the way to every other node's (``rooms.seams.Rooms``; what other
+    nodes send it is read by its ``inbound.Inbound``)."""
 
     def __init__(
         self,
@@ -72,6 +77,10 @@ class ClusterRooms(Inbound):
     ) -> None:
         self.manager = manager
         self.store = manager.store
+        # The log every node shares, which fences a former owner's writes (PostgreSQL). A
+        # store that does not (tests' relaying nodes, each with a SQLite log of its own) can
+        # relay to other nodes' rooms but never take one over.
+        self.fenced = self.store if isinstance(self.store, FencedStore) else None
         self.games = manager.games
         self.redis = redis
         self.node = node or node_name()
@@ -90,12 +99,21 @@ class ClusterRooms(Inbound):
         self.in_doubt: dict[tuple[str, int], Any] = {}
         self.relayed: dict[str, tuple[RelayedPeer, Room]] = {}  # conn → (peer, room) owned here
         self._conn_ids = itertools.count(1)
-        self._takeovers: dict[str, asyncio.Future] = {}
+        self._takeovers: dict[str, asyncio.Future[Room | Literal[False] | None]] = {}
+        self.inbound = Inbound(
+            self.bus,
+            Relays(self.remote, self.relaying, self.awaiting, self.in_doubt, self.relayed),
+            room_here=lambda code: self.manager.get(code),
+            loading=self._takeovers.get,
+            spawn=self._spawn,
+            find_again=self._find_again,
+            owned_now=self._owned_now,
+        )
         # code → set when another node says it took the room over (``wire.Owned``), for
         # the finds waiting on a dead owner's lease; with how many wait on each.
         self._owned: dict[str, tuple[asyncio.Event, int]] = {}
         self._tasks: set[asyncio.Task] = set()
-        self._public: list[dict[str, Any]] = []  # every node's public rooms, as last read
+        self._public: list[PublicRoom] = []  # every node's public rooms, as last read
         self._live_nodes: set[str] = {self.node}
         # node → when a publish to it reached nobody: dead, though its last beat is still in
         # date for up to a lease time; alive again only if it beats after that.
@@ -141,6 +159,12 @@ class ClusterRooms(Inbound):
         await self.redis.zrem(self._key("nodes"), self.node)
         await self.redis.delete(self._key(f"public:{self.node}"))
 
+    def _on_message(self, message: wire.ToNode) -> None:
+        self.inbound.on_message(message)
+
+    def _heard(self, frame: wire.Frame) -> None:
+        self.inbound.heard(frame)
+
     # ------------------------------------------------------------------ what sessions ask
 
     def conn_of(self, session: Any) -> str:
@@ -159,6 +183,7 @@ class ClusterRooms(Inbound):
         return room
 
     async def find(self, code: str) -> Room | RemoteRoom | None:
+        """The live room with ``code``, wherever it is owned (the module's docstring)."""
         for _ in range(FIND_TRIES):
             room = self.manager.get(code)
             if room is not None:
@@ -241,7 +266,7 @@ class ClusterRooms(Inbound):
         except Exception:  # the room works without it; other nodes only cannot say its game
             log.warning("could not record the game of room %s", room.code)
 
-    def public_rooms(self) -> list[dict[str, Any]]:
+    def public_rooms(self) -> list[PublicRoom]:
         return self._public
 
     async def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
@@ -259,7 +284,7 @@ class ClusterRooms(Inbound):
 
     # ------------------------------------------------------------------ owning
 
-    async def _take_over(self, code: str) -> Room | bool | None:
+    async def _take_over(self, code: str) -> Room | Literal[False] | None:
         """Own the room if its lease is free: the Room, None if the log has no such live room,
         False if another node was quicker (look again)."""
         running = self._takeovers.get(code)
@@ -278,16 +303,15 @@ class ClusterRooms(Inbound):
         finally:
             del self._takeovers[code]
 
-    async def _claim(self, code: str) -> Room | bool | None:
+    async def _claim(self, code: str) -> Room | Literal[False] | None:
         owner = await self.leases.acquire(code)
         if owner.node != self.node:
             return False
-        claim = getattr(self.store, "claim", None)
         try:
-            if claim is None:  # a store without fences cannot share a log: nothing to take
+            if self.fenced is None:  # a store without fences cannot share a log: nothing to take
                 raise UnknownRoom(code)
             try:
-                live = await claim(code, owner.fence)
+                live = await self.fenced.claim(code, owner.fence)
             except FencedOut as behind:
                 if behind.stored_fence is None:
                     raise
@@ -296,7 +320,7 @@ class ClusterRooms(Inbound):
                 owner = await self.leases.acquire(code, floor=behind.stored_fence)
                 if owner.node != self.node:
                     return False
-                live = await claim(code, owner.fence)
+                live = await self.fenced.claim(code, owner.fence)
         except UnknownRoom:
             await self.leases.release(code)
             return None
@@ -320,11 +344,21 @@ class ClusterRooms(Inbound):
         await self._say_game(room)
         return room
 
-    async def new_code_owned(self, code: str) -> int | None:
-        """For the manager creating a room: this node's fence for ``code``, or None if another
-        node holds it."""
+    async def create_owned(self, code: str, game: str, public: bool) -> bool:
+        """For the manager creating a room: take ``code``'s lease and create the room in the
+        shared log under its fence (``RoomExists`` if a live room has it); False if another
+        node holds the code."""
         owner = await self.leases.acquire(code)
-        return owner.fence if owner.node == self.node else None
+        if owner.node != self.node:
+            return False
+        at = self.manager.clock()
+        if self.fenced is not None:  # a log shared by nodes checks fences
+            await self.fenced.create_room(
+                code, game, public=public, created_at=at, fence=owner.fence
+            )
+        else:
+            await self.store.create_room(code, game, public=public, created_at=at)
+        return True
 
     def _lost(self, code: str) -> None:
         """The log refused this node's append for ``code`` (a newer owner claimed it)."""
@@ -361,8 +395,8 @@ class ClusterRooms(Inbound):
         else:
             self.leases.forget(code)
             self.seats.forget(code)
-        if hasattr(self.store, "release"):
-            self.store.release(code)
+        if self.fenced is not None:
+            self.fenced.release(code)
         by_node: dict[str, list[str]] = {}
         for conn, (peer, held) in list(self.relayed.items()):
             if held is room:
@@ -428,13 +462,13 @@ class ClusterRooms(Inbound):
         by nobody: each goes to the room's next owner with the messages its connection holds
         meanwhile (or, if the connection is no longer following that room, is answered
         ``room.moved``: nothing was applied, send it again)."""
-        frames = [self._unheard(m) for m in unheard if isinstance(m, wire.Frame)]
+        frames = [self.inbound.unheard(m) for m in unheard if isinstance(m, wire.Frame)]
         self._live_nodes.discard(node)
         self._gone[node] = time.time()
         self._node_gone(node)  # its rooms' sessions hold their messages from now on
         for frame in frames:
             if frame is not None:
-                self._hold_again(*frame)
+                self.inbound.hold_again(*frame)
 
     def _beating(self, node: str, score: float, now: float) -> bool:
         """Whether a node whose beat says ``score`` (the time its last beat lasts until) is
@@ -521,9 +555,9 @@ class ClusterRooms(Inbound):
         self._live_nodes = live
         others = sorted(live)
         values = await self.redis.mget([self._key(f"public:{node}") for node in others])
-        rooms: list[dict[str, Any]] = []
+        rooms: list[PublicRoom] = []
         for value in values:
             if value:
-                rooms.extend(msgspec.json.decode(value))
-        self._public = sorted(rooms, key=lambda r: (r["status"] != "lobby", -r["online"]))
+                rooms.extend(_public_rooms.decode(value))
+        self._public = listed_in_order(rooms)
         await self.seats.publish(lambda: seats_of(self.manager.rooms.values()))

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import protocol as p
 from ..games.base import RuleError
@@ -32,14 +33,35 @@ from ..rooms.refusals import outcome_unknown, room_moved
 from . import wire
 from .bus import Bus
 
+if TYPE_CHECKING:
+    from ..rooms.room import Room
+
 # An owner that does not answer an attach in this long is treated as gone (the node passes
 # twice its lease: past that, the lease has lapsed or been renewed, and finding the room
 # again asks the lease where it is now, rather than waiting on an answer that may never come).
 ATTACH_TIMEOUT = 10.0
 
 
+@dataclass
+class Relays:
+    """A node's bookkeeping of relayed connections, shared by the node (``node.py``), the
+    rooms it reaches through their owners (``RemoteRoom``) and its reading of what other
+    nodes send it (``inbound.py``)."""
+
+    # code → the room as reached through its owner
+    remote: dict[str, RemoteRoom] = field(default_factory=dict)
+    # conn → this node's session in a remote room, and the owner it is attached through
+    relaying: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    # conn → its frames' ids that owners owe answers, with whether Redis said they heard each
+    awaiting: dict[str, dict[int, bool]] = field(default_factory=dict)
+    # (conn, id) → session: frames of an owner given up before Redis said it heard them
+    in_doubt: dict[tuple[str, int], Any] = field(default_factory=dict)
+    # conn → (peer, room): connections of other nodes in rooms owned here
+    relayed: dict[str, tuple[RelayedPeer, Room]] = field(default_factory=dict)
+
+
 class RelayedPeer:
-    """A connection of another node, in a room this node owns (``rooms.room.Peer``)."""
+    """A connection of another node, in a room this node owns (``rooms.seams.Peer``)."""
 
     __slots__ = ("_bus", "address", "conn", "node", "player")
 

@@ -18,43 +18,43 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field=
     """Base of every action; the ``type`` field carries the tag on the wire."""
 
 
-class Timeout(Action, tag="timeout"):
+class Timeout(Action, tag="timeout", frozen=True):
     """The room's clock reached ``deadline(state)``; sent with ``seat=None`` and ``now`` >= it."""
 
 
-class Join(Action, tag="join"):
+class Join(Action, tag="join", frozen=True):
     """A player joins a running match (the game decides where they fit)."""
 
     player: str
     nickname: str
 
 
-class Drop(Action, tag="drop"):
+class Drop(Action, tag="drop", frozen=True):
     """A player's last connection closed; they may come back."""
 
     player: str
 
 
-class Return(Action, tag="return"):
+class Return(Action, tag="return", frozen=True):
     """A dropped player is connected again, to the same seat."""
 
     player: str
 
 
-class Leave(Action, tag="leave"):
+class Leave(Action, tag="leave", frozen=True):
     """A player left for good (or was removed by the host)."""
 
     player: str
 
 
-class Host(Action, tag="host"):
+class Host(Action, tag="host", frozen=True):
     """Who hosts the room now (sent at the start and whenever hosting passes on). Games that
     let the host decide something during a match use it; the others ignore it."""
 
     player: str | None
 
 
-class Extend(Action, tag="extend"):
+class Extend(Action, tag="extend", frozen=True):
     """The room moves the current deadline later, to ``until`` (never earlier; no deadline
     stays none). A restarted server sends it for a clock that ran out, or nearly, while it was
     down: nobody could act then. Handled once for every game (``extend``, in ``apply_with``),

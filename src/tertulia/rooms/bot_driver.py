@@ -19,19 +19,43 @@ room as a person's message would (``Room.submit``): same checks, same clocks, sa
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import random
 import secrets
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots.base import DecisionRunner, Level
-from ..protocol import Ack, Act, Error, ServerMessage
-from .model import Status
+from ..protocol import Ack, Act, ClientMessage, Error, ServerMessage
+from .room_data import RoomModel, Status
 from .views import game_view
 
 if TYPE_CHECKING:
-    from .room import Room
+    from .seams import Peer
+
+
+class BotsRoom(Protocol):
+    """What of the live room (``room.Room``) its computer players use."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def model(self) -> RoomModel: ...
+
+    @property
+    def game(self) -> Any: ...
+
+    @property
+    def peers(self) -> Collection[Peer]: ...
+
+    def submit(self, peer: Peer, message: ClientMessage) -> None: ...
+
 
 log = logging.getLogger("tertulia.bots")
 
@@ -69,7 +93,7 @@ class BotDriver:
     """The bots of one room."""
 
     def __init__(
-        self, room: Room, runner: DecisionRunner, delay: tuple[float, float] = (0.8, 2.5)
+        self, room: BotsRoom, runner: DecisionRunner, delay: tuple[float, float] = (0.8, 2.5)
     ) -> None:
         self._room = room
         self._runner = runner
@@ -91,7 +115,7 @@ class BotDriver:
                 self._play(seat.player), name=f"bot-{model.code}-{seat.player}"
             )
             self._tasks[seat.player] = task
-            task.add_done_callback(lambda done, player=seat.player: self._ended(player, done))
+            task.add_done_callback(functools.partial(self._ended, seat.player))
 
     def stop(self) -> None:
         for task in list(self._tasks.values()):

@@ -19,8 +19,9 @@ from ..bots.base import LANGUAGES, Level, has_bot
 from ..games import base
 from ..games.base import Event, RuleError
 from ..text.lookalike import looks_alike
+from .nicknames import check_nickname
 from .records import BotAdded, BotRemoved, StandIn, StandInEnded
-from .room_data import RoomModel, Seat, Status, check_nickname, require_host, require_lobby
+from .room_data import RoomModel, Seat, Status, require_host, require_lobby
 
 BOT_ID_PREFIX = "bot-"  # people's ids are base32 (rooms/identity.py): never a hyphen
 

@@ -3,15 +3,16 @@ vote running.
 
 A timer that runs out only puts an item in the room's inbox; what it means (a timeout move, a
 drop, hosting passing on) is decided by the room's task, one item at a time like any other.
+Time comes from the room's ``timers.Timers`` (the event loop's, or moved by hand in tests).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
 from .inbox import ClockRanOut, GraceOver, HostAway, RestartGrace, VoteDue
+from .timers import Timer, Timers
 
 CLOCK_RETRY_MAX = 30.0  # seconds between tries to save a timeout while the store fails
 
@@ -20,18 +21,18 @@ class Clocks:
     def __init__(
         self,
         put: Callable[[Any], None],
-        clock: Callable[[], float],
+        timers: Timers,
         drop_grace_seconds: float,
         host_grace_seconds: float,
     ) -> None:
         self._put = put
-        self._clock = clock
+        self._timers = timers
         self._drop_grace = drop_grace_seconds
         self._host_grace = host_grace_seconds
-        self._game: asyncio.TimerHandle | None = None
-        self._graces: dict[str, asyncio.TimerHandle] = {}
-        self._host: asyncio.TimerHandle | None = None
-        self._vote: tuple[VoteDue, asyncio.TimerHandle] | None = None
+        self._game: Timer | None = None
+        self._graces: dict[str, Timer] = {}
+        self._host: Timer | None = None
+        self._vote: tuple[VoteDue, Timer] | None = None
         self.failures = 0  # clock moves in a row the store could not save
         self.grace_owed = False  # restored with a deadline to move before its clock may fire
 
@@ -47,19 +48,19 @@ class Clocks:
         if deadline is None:
             return
         item: Any = ClockRanOut(deadline)
-        delay = max(0.0, deadline - self._clock())
+        delay = max(0.0, deadline - self._timers.now())
         if self.grace_owed:
             item, delay = RestartGrace(), 0.0
         if self.failures:
             delay = max(delay, min(CLOCK_RETRY_MAX, 0.1 * 2**self.failures))
-        self._game = asyncio.get_running_loop().call_later(delay, self._put, item)
+        self._game = self._timers.call_later(delay, self._put, item)
 
     # ------------------------------------------------------------------ drop graces
 
     def start_grace(self, player: str) -> None:
         """``player``'s last connection went: a drop once the grace runs out."""
         self.cancel_grace(player)
-        self._graces[player] = asyncio.get_running_loop().call_later(
+        self._graces[player] = self._timers.call_later(
             self._drop_grace, self._put, GraceOver(player)
         )
 
@@ -81,9 +82,7 @@ class Clocks:
                 self._host = None
             return
         if self._host is None:
-            self._host = asyncio.get_running_loop().call_later(
-                self._host_grace, self._put, HostAway(away)
-            )
+            self._host = self._timers.call_later(self._host_grace, self._put, HostAway(away))
 
     def host_grace_ran_out(self) -> None:
         self._host = None
@@ -99,8 +98,8 @@ class Clocks:
             self._vote[1].cancel()
             self._vote = None
         if due is not None:
-            delay = max(0.0, due.deadline - self._clock())
-            handle = asyncio.get_running_loop().call_later(delay, self._put, due)
+            delay = max(0.0, due.deadline - self._timers.now())
+            handle = self._timers.call_later(delay, self._put, due)
             self._vote = (due, handle)
 
     # ------------------------------------------------------------------ all

@@ -30,7 +30,7 @@ from ..protocol import (
 )
 from .bot_members import new_bot
 from .codes import new_match_id
-from .model import (
+from .records import (
     BotAdded,
     BotRemoved,
     Chatted,
@@ -44,14 +44,14 @@ from .model import (
     Rematched,
     Renamed,
     Reordered,
-    RoomModel,
     SettingsChanged,
     StandInEnded,
     Voted,
     VotesAllowed,
     VoteStarted,
 )
-from .model import StandIn as StoodIn
+from .records import StandIn as StoodIn
+from .room_data import RoomModel
 from .votes import VOTE_SECONDS
 
 

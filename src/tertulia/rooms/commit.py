@@ -21,22 +21,14 @@ from ..protocol import Ack
 from ..store import LogEntry, Store
 from ..store.errors import FencedOut
 from .fanout import FanOut, Pushes
-from .model import (
-    MatchStarted,
-    Record,
-    RoomModel,
-    Status,
-    check_new,
-    fold,
-    note_seq,
-    record_encoder,
-    with_verdicts,
-)
+from .model import check_new, fold, note_seq, with_verdicts
+from .records import MatchStarted, Record, record_encoder
 from .refusals import room_moved
 from .replay import SNAPSHOT_EVERY, rebuild, snapshot_of
+from .room_data import RoomModel, Status
 
 if TYPE_CHECKING:
-    from .room import Peer
+    from .seams import Peer
 
 log = logging.getLogger("tertulia.room")
 

@@ -31,12 +31,13 @@ import msgspec
 from ..games.base import Event
 from ..patches import diff
 from ..protocol import ChatLine, Notice, RoomPatch, RoomUpdate, ServerMessage
-from .model import Chatted, GameMove, Kicked, Left, Record, RoomModel, VoteClosed, record_encoder
+from .records import Chatted, GameMove, Kicked, Left, Record, VoteClosed, record_encoder
+from .room_data import RoomModel
 from .views import game_blobs, game_part, game_view, game_views, lobby_view, views_kept
 from .votes import BAR_SECONDS
 
 if TYPE_CHECKING:
-    from .room import Peer
+    from .seams import Peer
 
 log = logging.getLogger("tertulia.room")
 

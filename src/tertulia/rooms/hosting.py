@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .model import RoomModel, Status
+from .room_data import RoomModel, Status
 
 
 def away_host(room: RoomModel) -> str | None:

@@ -14,6 +14,7 @@ import os
 import re
 import secrets
 from pathlib import Path
+from typing import TypeGuard
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 
@@ -48,7 +49,7 @@ class Identity:
         return secrets.token_urlsafe(32)
 
     @staticmethod
-    def is_token(text: object) -> bool:
+    def is_token(text: object) -> TypeGuard[str]:
         return isinstance(text, str) and _TOKEN.match(text) is not None
 
     def player_id(self, token: str) -> str:

@@ -22,8 +22,8 @@ from .refusals import room_closed
 
 if TYPE_CHECKING:
     from .commit import Change
-    from .model import Record
-    from .room import Peer
+    from .records import Record
+    from .seams import Peer
 
 log = logging.getLogger("tertulia.room")
 

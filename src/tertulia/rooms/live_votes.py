@@ -9,19 +9,40 @@ they start afresh when the server restarts, or in a cluster when another node ta
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..games.base import RuleError
-from .inbox import FollowUp, VoteDue
-from .model import Kicked, Left, Record, VoteClosed
+from .clocks import Clocks
+from .commit import Commits
+from .config import RoomConfig
+from .inbox import FollowUp, Inbox, VoteDue
+from .records import Kicked, Left, Record, VoteClosed
+from .room_data import RoomModel
 from .votes import barred_for, decided
 
 if TYPE_CHECKING:
-    from .room import Peer, Room
+    from .seams import Peer
+
+
+class VotingRoom(Protocol):
+    """What of the live room (``room.Room``) its votes use."""
+
+    config: RoomConfig
+    clocks: Clocks
+    inbox: Inbox
+    commits: Commits
+
+    @property
+    def model(self) -> RoomModel: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    def clock(self) -> float: ...
 
 
 class LiveVotes:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: VotingRoom) -> None:
         self._room = room
         # The addresses (limit keys) each seated player's connections came from, and those
         # kept out after a vote removed their player: address -> until (the room's clock).

@@ -18,13 +18,16 @@ import msgspec
 
 from ..bots.base import DecisionRunner
 from ..games.base import RuleError
+from ..protocol import PublicRoom
 from ..store import FinishedMatch, RoomExists, Store
 from .codes import new_code
+from .config import RoomConfig
 from .match_page import match_page
-from .model import RoomModel, Status, new_room
 from .replay import replay_room
-from .room import Room, RoomConfig
-from .views import summary
+from .room import Room
+from .room_data import RoomModel, new_room
+from .timers import LoopTimers, Timers
+from .views import listed_in_order, summary
 
 log = logging.getLogger("tertulia.rooms")
 
@@ -51,6 +54,7 @@ class RoomManager:
         config: ManagerConfig = ManagerConfig(),
         clock: Callable[[], float] = time.time,
         bot_runner: DecisionRunner | None = None,
+        timers: Timers | None = None,
     ) -> None:
         self.store = store
         self.games = games
@@ -59,7 +63,10 @@ class RoomManager:
         self.bot_runner = bot_runner or DecisionRunner()
         self._owns_runner = bot_runner is None
         self.config = config
-        self.clock = clock
+        # Every room's clocks' time, and ``clock``: the event loop's and ``clock``, unless
+        # ``timers`` (tests move time by hand: ``timers.HandTimers``).
+        self.timers = timers if timers is not None else LoopTimers(clock)
+        self.clock = self.timers.now
         self.rooms: dict[str, Room] = {}
         # Who opened each live room (opaque keys the caller gives: an address, a player), so
         # the caller can cap how many one of them holds. Rooms restored after a restart count
@@ -68,10 +75,10 @@ class RoomManager:
         self._opener_keys: dict[str, tuple[str, ...]] = {}
         self._pending = itertools.count()
         self._housekeeping: asyncio.Task | None = None
-        # Cluster mode (``cluster/node.py``): a new room's code must first be owned (its
-        # lease taken; the answer is its fence, or None if another node holds it), and a
-        # room whose append the log refused under a newer owner's fence is let go.
-        self.own_new_code: Callable[[str], Awaitable[int | None]] | None = None
+        # Cluster mode (``cluster/node.py``): a new room is created in the shared log by the
+        # node, under its lease's fence (False: another node holds the code), and a room
+        # whose append the log refused under a newer owner's fence is let go.
+        self.create_owned: Callable[[str, str, bool], Awaitable[bool]] | None = None
         self.on_lost: Callable[[str], None] | None = None
         # The latest match pages built, by id (see ``match_page``).
         self._pages: collections.OrderedDict[str, tuple[bytes, bool]] = collections.OrderedDict()
@@ -111,17 +118,13 @@ class RoomManager:
                 code = new_code()
                 if code in self.rooms:
                     continue
-                fenced: dict[str, int] = {}
-                if self.own_new_code is not None:
-                    fence = await self.own_new_code(code)
-                    if fence is None:
-                        continue  # another node's room
-                    if hasattr(self.store, "claim"):  # a log shared by nodes checks fences
-                        fenced["fence"] = fence
                 try:
-                    await self.store.create_room(
-                        code, game, public=public, created_at=self.clock(), **fenced
-                    )
+                    if self.create_owned is None:
+                        await self.store.create_room(
+                            code, game, public=public, created_at=self.clock()
+                        )
+                    elif not await self.create_owned(code, game, public):
+                        continue  # another node's room
                 except RoomExists:
                     continue
                 model = new_room(code, public, game, self.games)
@@ -182,6 +185,7 @@ class RoomManager:
             self.clock,
             on_fenced=self._fenced,
             bot_runner=self.bot_runner,
+            timers=self.timers,
         )
 
     def _fenced(self, code: str) -> None:
@@ -202,15 +206,14 @@ class RoomManager:
         seated = self.seated_rooms(player)
         return max(seated, key=seated.__getitem__, default=None)
 
-    def public_rooms(self) -> list[dict[str, Any]]:
+    def public_rooms(self) -> list[PublicRoom]:
         """Open public rooms someone is connected to (an abandoned one has nobody to play
         with), those waiting for players first."""
-        listed = [
+        return listed_in_order(
             summary(room.model, len({p.player for p in room.peers}))
             for room in self.rooms.values()
             if room.model.public and room.peers and not room.closed
-        ]
-        return sorted(listed, key=lambda r: (r["status"] != Status.LOBBY.value, -r["online"]))
+        )
 
     async def recent_matches(self, limit: int = 10) -> list[dict[str, Any]]:
         """The latest finished matches of public rooms, as the home page lists them (each

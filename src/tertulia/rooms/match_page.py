@@ -25,8 +25,9 @@ import msgspec
 from ..games.base import RuleError
 from ..patches import diff
 from ..store import KeptMatch
-from .model import Chatted, Joined, Renamed, fold, record_decoder
+from .model import fold
 from .openings import room_from_opening
+from .records import Chatted, Joined, Renamed, record_decoder
 from .views import game_blobs, game_view
 
 log = logging.getLogger("tertulia.match_page")

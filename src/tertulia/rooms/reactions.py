@@ -11,8 +11,8 @@ second (the session's bucket, on top of every frame's own limit).
 from __future__ import annotations
 
 from ..games.base import RuleError
-from .model import RoomModel, Status
 from .refusals import not_in_room
+from .room_data import RoomModel, Status
 
 # The set a client offers, by name (the emoji are the client's): 👏 😂 😮 😍 🤔 🔥.
 REACTIONS = ("clap", "laugh", "wow", "love", "think", "fire")

@@ -24,8 +24,9 @@ import msgspec
 from ..games.base import RuleError
 from ..store import LiveRoom, Store
 from ..version import VERSION
-from .model import CHAT_HISTORY, RoomModel, Seat, Status, fold, new_room, note_seq, record_decoder
-from .room_data import VoteBook
+from .model import fold, note_seq
+from .records import record_decoder
+from .room_data import CHAT_HISTORY, RoomModel, Seat, Status, VoteBook, new_room
 
 log = logging.getLogger("tertulia.replay")
 

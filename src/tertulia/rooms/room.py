@@ -23,8 +23,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, KeysView
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 
@@ -38,7 +37,6 @@ from ..protocol import (
     Notice,
     React,
     Reaction,
-    ServerMessage,
     Sync,
 )
 from ..store import Store
@@ -46,6 +44,7 @@ from .bot_driver import BotDriver, BotPeer
 from .clocks import Clocks
 from .commands import record_for
 from .commit import Commits
+from .config import RoomConfig
 from .fanout import FanOut
 from .hosting import away_host, next_host, spectator_to_seat
 from .inbox import (
@@ -63,21 +62,14 @@ from .inbox import (
     refuse,
 )
 from .live_votes import LiveVotes
-from .model import (
-    GameMove,
-    HostPassed,
-    Joined,
-    Presence,
-    Record,
-    RoomModel,
-    Seated,
-    Status,
-    check_move,
-)
+from .model import check_move
 from .reactions import check_reaction
+from .records import GameMove, HostPassed, Joined, Presence, Record, Seated
 from .refusals import not_in_room, room_moved
+from .room_data import RoomModel, Status
+from .seams import Peer
+from .timers import LoopTimers, Timers
 from .views import finished_match, match_log
-from .votes import VOTE_SECONDS
 
 log = logging.getLogger("tertulia.room")
 
@@ -85,48 +77,6 @@ RESUME_TAB_ALLOWANCE = 4  # see _refusal_for
 # A resume into a room without your seat: worded for "no such room" as well, which gets the
 # same answer (a stranger must not tell the two apart; see server/session.py).
 NO_SEAT = "You have no seat in a room with that code."
-
-
-class Peer(Protocol):
-    """A connection as a room sees it: a player and a way to send. What the room keeps about
-    a connection (the blobs it has) is the room's; what the server keeps, the session's."""
-
-    player: str
-
-    def send(self, message: ServerMessage) -> None:
-        """Queue a message for this connection; never blocks."""
-        ...
-
-
-@dataclass(frozen=True)
-class RoomConfig:
-    drop_grace_seconds: float = 5.0  # a closed connection counts as a drop after this
-    # A host away this long after their drop (so ~35 s gone) hands hosting to someone here:
-    # long enough for a phone to come back from a locked screen or a server restart, short
-    # enough that a lobby is not stuck with nobody able to start.
-    host_grace_seconds: float = 30.0
-    # After a restart, a match's deadline that passed while the server was down, or falls
-    # sooner than this, moves to this long from now: the drop grace plus time for phones to
-    # reconnect, since nobody could act while it was down. 0: clocks resume as they were.
-    restart_grace_seconds: float = 20.0
-    # Every connection in a room gets every push: without caps, one browser opening the room
-    # in a hundred tabs would multiply the room's work a hundredfold.
-    max_tabs_per_player: int = 4
-    max_connections: int = 64
-    # Told of every message handled: its type, seconds from arrival until every seat's
-    # update was queued, and the refusal code if it was refused (metrics live elsewhere).
-    observe: Callable[[str, float, str | None], None] | None = None
-    # A computer player moves this many seconds (drawn between the two) after its seat's
-    # view changed: long enough to look like a person, short enough not to bore one.
-    bot_delay: tuple[float, float] = (0.8, 2.5)
-    # How long a vote to remove runs (written into each vote's record).
-    vote_seconds: float = VOTE_SECONDS
-    # A player voted out may not join again from any address their connections had, for this
-    # long (their identity is barred for longer: ``votes.BAR_SECONDS``). Long enough that a
-    # new browser or a private window does not bring them straight back; short, because an
-    # address is shared (a family, a school, a phone carrier's NAT) and only new seats are
-    # refused. Kept by the room in memory, like every per-address limit: never logged.
-    address_bar_seconds: float = 15 * 60
 
 
 class Room:
@@ -141,10 +91,13 @@ class Room:
         clock: Callable[[], float] = time.time,
         on_fenced: Callable[[str], None] | None = None,
         bot_runner: DecisionRunner | None = None,
+        timers: Timers | None = None,
     ) -> None:
         self.store = store
         self.config = config
-        self.clock = clock
+        # Its clocks' time and ``clock``: the event loop's and ``clock``, unless ``timers``.
+        self.timers = timers if timers is not None else LoopTimers(clock)
+        self.clock = clock = self.timers.now
         self.closed = False
         # When the last connection left (for idle closing); a restored room starts empty.
         self.empty_since: float | None = clock()
@@ -160,7 +113,7 @@ class Room:
         )
         self.inbox = Inbox(f"room-{model.code}")
         self.clocks = Clocks(
-            self.inbox.put, clock, config.drop_grace_seconds, config.host_grace_seconds
+            self.inbox.put, self.timers, config.drop_grace_seconds, config.host_grace_seconds
         )
         # Computer players' seats (none play without a runner: rooms in tests of other parts).
         self.bots = BotDriver(self, bot_runner, config.bot_delay) if bot_runner else None
@@ -236,11 +189,7 @@ class Room:
         self.clocks.stop()
         if self.bots is not None:
             self.bots.stop()
-        await self.inbox.close(
-            room_moved()
-            if moving
-            else None
-        )
+        await self.inbox.close(room_moved() if moving else None)
         if closing:
             self.fanout.tell_everyone(Notice("room.closed", "The room was closed."))
 

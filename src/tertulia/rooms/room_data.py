@@ -1,5 +1,5 @@
 """A room as data (its seats, its status, the match it plays) and the checks every fold of
-it may ask: host only, lobby only, a nickname's shape and that nobody in the room has it.
+it may ask: host only, lobby only (a nickname's are ``nicknames.py``'s).
 
 Its own module so that ``model.py``'s folds and ``bot_members.py``'s both build on it and
 neither imports the other back: ``model`` folds through one table that holds both.
@@ -14,10 +14,8 @@ from types import ModuleType
 from typing import Any
 
 from ..games.base import RuleError
-from ..text.lookalike import unshowable
 
 CHAT_HISTORY = 100
-NICKNAME_MAX = 20
 
 
 class Status(enum.Enum):
@@ -148,26 +146,3 @@ def require_host(room: RoomModel, player: str) -> None:
 def require_lobby(room: RoomModel) -> None:
     if room.status is not Status.LOBBY:
         raise RuleError("room.not_in_lobby", "That can only be done in the lobby.")
-
-
-def check_nickname_shape(text: str) -> str:
-    """1 to 20 printable characters, spaces tidied (the room adds its own checks). Zero-width
-    spaces, soft hyphens and other format characters are refused, not removed: the name
-    shown is the name typed. Only emoji keep the invisible characters they are made of
-    (the joiner in 👩‍💻, the tags of a subdivision flag)."""
-    nickname = " ".join(text.split()) if isinstance(text, str) else ""
-    if not 1 <= len(nickname) <= NICKNAME_MAX:
-        raise RuleError("nickname.length", "A nickname has 1 to 20 characters.", max=NICKNAME_MAX)
-    if unshowable(nickname):
-        raise RuleError("nickname.characters", "That nickname has characters we can't show.")
-    return nickname
-
-
-def check_nickname(room: RoomModel, text: str, player: str) -> str:
-    """ "nicknames 1–20 characters, unique in the room" (the profanity filter of public rooms
-    and the look-alike rules are ``model.check_new``'s, on the live path only)"""
-    nickname = check_nickname_shape(text)
-    taken = {s.nickname.casefold() for s in room.seats if s.player != player}
-    if nickname.casefold() in taken:
-        raise RuleError("nickname.taken", "Someone in this room already has that nickname.")
-    return nickname

@@ -4,16 +4,17 @@ line of the public room list. Read-only: nothing here changes a room."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Set
+from collections.abc import Iterable, Set
 from typing import Any, TypeVar
 
 import msgspec
 
 from ..games.base import Outcome, decode_action
+from ..protocol import PublicRoom
 from ..store import FinishedMatch, MatchLog
 from .bot_members import BOT_ID_PREFIX, has_bots
 from .codes import new_match_id
-from .model import RoomModel, Status
+from .room_data import RoomModel, Status
 from .votes import vote_view, votes_open
 
 T = TypeVar("T")
@@ -120,18 +121,24 @@ def game_blobs(
     return blobs(room.match, _as_seat(room, player), known)
 
 
-def summary(room: RoomModel, online: int) -> dict[str, Any]:
+def summary(room: RoomModel, online: int) -> PublicRoom:
     """A line of the public room list."""
-    return {
-        "code": room.code,
-        "game": room.game.NAME,
-        "status": room.status.value,
-        "players": len(room.players()),
-        "max_players": room.game.MAX_PLAYERS,
-        "online": online,
-        "host": next((s.nickname for s in room.seats if s.player == room.host), None),
-        "joining": joining(room),
-    }
+    return PublicRoom(
+        code=room.code,
+        game=room.game.NAME,
+        status=room.status.value,
+        players=len(room.players()),
+        max_players=room.game.MAX_PLAYERS,
+        online=online,
+        host=next((s.nickname for s in room.seats if s.player == room.host), None),
+        joining=joining(room),
+    )
+
+
+def listed_in_order(rooms: Iterable[PublicRoom]) -> list[PublicRoom]:
+    """The public room list as it is shown: those waiting for players first, then by how
+    many people are there."""
+    return sorted(rooms, key=lambda r: (r.status != Status.LOBBY.value, -r.online))
 
 
 def joining(room: RoomModel) -> str:

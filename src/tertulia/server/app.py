@@ -28,9 +28,10 @@ from ..games.base import RuleError, settings_schema
 from ..protocol import Notice
 from ..rooms.bot_members import has_bots
 from ..rooms.codes import normalize_code
+from ..rooms.config import RoomConfig
 from ..rooms.identity import Identity
 from ..rooms.manager import ManagerConfig, RoomManager
-from ..rooms.room import RoomConfig
+from ..rooms.seams import Rooms
 from ..store import Store
 from ..store.sqlite import SQLiteStore
 from ..version import VERSION
@@ -38,7 +39,7 @@ from . import memory_report
 from .addresses import is_loopback
 from .config import Config
 from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
-from .guard import Guard
+from .guard import Guard, codes_run_out
 from .match_pages import match_routes
 from .metrics import Metrics
 from .outlet import Outlet
@@ -97,10 +98,11 @@ class Tertulia:
             ),
         )
         # What sessions ask for rooms: this process's rooms, or in cluster mode every node's.
-        self.rooms: RoomManager | ClusterRooms = self.manager
+        self.rooms: Rooms = self.manager
         if self.config.cluster:
-            self.cluster = self.rooms = _cluster_rooms(self.config, self.manager)
+            self.cluster = _cluster_rooms(self.config, self.manager)
             self.cluster.on_refused = self._refused
+            self.rooms = self.cluster
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -234,7 +236,8 @@ def create_app(
 
     async def rooms_info(request: Request) -> Response:
         recent = await state.rooms.recent_matches()
-        return JSONResponse({"rooms": state.rooms.public_rooms(), "recent": recent})
+        rooms = msgspec.to_builtins(state.rooms.public_rooms())
+        return JSONResponse({"rooms": rooms, "recent": recent})
 
     async def room_info(request: Request) -> Response:
         """Whether a room code is live, and its game (the code is what lets anyone in, so it
@@ -242,12 +245,9 @@ def create_app(
         that are not live count against the same per-address limit as ``join_room``'s."""
         key = request.scope.get(LIMIT_KEY, "")
         if not state.guard.may_look_up_codes(key):
+            refusal = codes_run_out()
             return JSONResponse(
-                {
-                    "error": "rate.room_codes",
-                    "message": "Too many room codes tried; wait a minute and try again.",
-                },
-                status_code=429,
+                {"error": refusal.code, "message": refusal.message}, status_code=429
             )
         code = normalize_code(request.path_params["code"])
         try:
@@ -384,11 +384,12 @@ def _cluster_rooms(config: Config, manager: RoomManager) -> ClusterRooms:
     from ..cluster.connect import client as redis_client
     from ..cluster.node import ClusterRooms
 
+    assert config.redis_url is not None  # (cluster mode is a Redis URL given)
     client = redis_client(config.redis_url, config.redis_password)
     cluster = ClusterRooms(
         manager, client, namespace=config.redis_namespace, lease_seconds=config.lease_seconds
     )
-    manager.own_new_code = cluster.new_code_owned
+    manager.create_owned = cluster.create_owned
     return cluster
 
 

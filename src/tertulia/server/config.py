@@ -6,6 +6,7 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from .addresses import Network, default_origins, origin_of, parse_networks
@@ -133,9 +134,9 @@ class Config:
         return frozenset(own | {origin_of(o) for o in self.allowed_origins})
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Config:
+    def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Config:
         env = dict(os.environ if env is None else env)
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}  # Config's fields by name, checked as it is built
         if "TERTULIA_HOST" in env:
             values["host"] = env["TERTULIA_HOST"]
         if "TERTULIA_PORT" in env:
@@ -195,7 +196,7 @@ class Config:
             values["bot_delay"] = parse_delay(str(values["bot_delay"]))
         if isinstance(values.get("trusted_proxies"), str):
             values["trusted_proxies"] = parse_networks(values["trusted_proxies"])
-        config = cls(**values)  # type: ignore[arg-type]
+        config = cls(**values)
         if (config.redis_url is None) != (config.database_url is None):
             raise ValueError(
                 "cluster mode needs both --redis-url and --database-url (or neither, for one "

@@ -152,3 +152,9 @@ class Guard:
             )
         by_address.take()
         by_player.take()
+
+
+def codes_run_out() -> RuleError:
+    """An address has tried too many room codes (or match ids) that were not live: every
+    lookup is refused for a while, found or not (the WebSocket's error, HTTP's 429)."""
+    return RuleError("rate.room_codes", "Too many room codes tried; wait a minute and try again.")

@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from ..rooms.codes import is_match_id
 from .gate import LIMIT_KEY
+from .guard import codes_run_out
 
 log = logging.getLogger("tertulia.server")
 
@@ -57,12 +58,9 @@ def match_routes(state: Any, index: Path) -> list[Route]:
         run out every id is refused, found or not (429)."""
         key = request.scope.get(LIMIT_KEY, "")
         if not state.guard.may_look_up_codes(key):
+            refusal = codes_run_out()
             return JSONResponse(
-                {
-                    "error": "rate.room_codes",
-                    "message": "Too many room codes tried; wait a minute and try again.",
-                },
-                status_code=429,
+                {"error": refusal.code, "message": refusal.message}, status_code=429
             )
         public_id = request.path_params["id"]
         try:

@@ -26,12 +26,12 @@ from ..games.base import RuleError
 from ..rooms.codes import normalize_code
 from ..rooms.identity import Identity
 from ..rooms.limits import TokenBucket
-from ..rooms.manager import RoomManager
-from ..rooms.model import check_first_nickname
+from ..rooms.nicknames import check_first_nickname
 from ..rooms.refusals import not_in_room
-from ..rooms.room import NO_SEAT, Room
+from ..rooms.room import NO_SEAT
+from ..rooms.seams import RoomHandle, Rooms
 from ..rooms.views import game_part
-from .guard import Guard
+from .guard import Guard, codes_run_out
 from .held import Held
 from .metrics import Metrics
 from .outlet import Outlet
@@ -76,11 +76,11 @@ _ROOM_MESSAGES = (
 
 
 class Session:
-    """Implements ``rooms.room.Peer`` for one connection."""
+    """Implements ``rooms.seams.Peer`` for one connection."""
 
     def __init__(
         self,
-        manager: RoomManager,
+        manager: Rooms,
         identity: Identity,
         metrics: Metrics,
         max_frame: int,
@@ -95,7 +95,7 @@ class Session:
         self.guard = guard
         self.address = address  # the client's limit key (see server/addresses.py)
         self.player = ""
-        self.room: Room | None = None
+        self.room: RoomHandle | None = None
         self.held: Held | None = None  # its room messages, while that room moves (cluster)
         self.screen: ScreenPeer | None = None  # it shows a room as a shared screen
         self.outlet = outlet
@@ -133,7 +133,7 @@ class Session:
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as error:
             self._refuse(_guess_id(frame), RuleError("message.malformed", str(error)))
             return
-        self.metrics.count_message(type(message).__struct_config__.tag)
+        self.metrics.count_message(str(type(message).__struct_config__.tag))
         try:
             await self._dispatch(message)
         except RuleError as error:
@@ -207,7 +207,7 @@ class Session:
         self.send(p.Welcome(player=player, token=token, now=time.time(), room=room))
         self.send(p.Ack(message.id))
 
-    async def _room_to_join(self, given_code: str, resume: bool) -> Room:
+    async def _room_to_join(self, given_code: str, resume: bool) -> RoomHandle:
         """The live room ``join_room`` names, or a refusal. Looking up a room where one has no
         seat is limited per address (misses cost; once they run out every lookup is refused,
         so a hit and a miss look alike), and a ``resume`` — only ever back into one's own seat —
@@ -217,9 +217,7 @@ class Session:
         if room is not None and room.has_seat(self.player):
             return room  # one's own seat: nothing to learn, nothing to limit
         if not self.guard.may_look_up_codes(self.address):
-            raise RuleError(
-                "rate.room_codes", "Too many room codes tried; wait a minute and try again."
-            )
+            raise codes_run_out()
         if room is not None and (not resume or room.has_seat(self.player) is None):
             return room  # (None: a room of another node, whose owner knows the seats)
         self.guard.code_missed(self.address)
@@ -261,7 +259,7 @@ class Session:
 
     async def _enter(
         self,
-        room: Room,
+        room: RoomHandle,
         nickname: str,
         msg_id: int | None,
         resume: bool = False,
@@ -329,13 +327,13 @@ class Session:
 
     async def _attach(
         self,
-        room: Room,
+        room: RoomHandle,
         nickname: str,
         msg_id: int | None,
         resume: bool,
         peer: ScreenPeer | None = None,
         played: list[str] | None = None,
-    ) -> Room:
+    ) -> RoomHandle:
         """Seat this connection in ``room`` (or, given a screen's ``peer``, show it there);
         returns the room it is in (in cluster mode, the owner may die or hand the room on
         while we ask, or still be loading a room it has just taken over: then it is asked

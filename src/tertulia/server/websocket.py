@@ -64,5 +64,6 @@ class TertuliaWebSocket(WebSocketsSansIOProtocol):
         # hours. The ASGI scope keeps its own copy of the request's headers. The request is
         # emptied, not only dropped: websockets' parser keeps it for the connection's life.
         self.request.headers.clear()
-        self.request = self.response = None
+        # websockets types both as always set once the handshake is done: emptied on purpose.
+        self.request = self.response = None  # type: ignore[assignment]
         super().start_keepalive()

@@ -14,7 +14,7 @@ The promise every back-end keeps: when an awaited write returns, it is durable.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import msgspec
 
@@ -223,7 +223,17 @@ class Store(Protocol):
         """Finish every write already submitted, then release the database."""
         ...
 
+    @property
+    def writable(self) -> bool:
+        """False once the writer is lost: nothing more can be saved."""
+        ...
 
+    def on_writer_lost(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (on the event loop) if the writer is lost on its own."""
+        ...
+
+
+@runtime_checkable
 class FencedStore(Store, Protocol):
     """A `Store` that several nodes share (cluster mode, `tertulia.store.postgres`): each
     room has one owner at a time, and the store refuses the writes of a former owner.

@@ -75,7 +75,10 @@ def lookalike_keys(text: str) -> tuple[str, str, str]:
     "BOB" ("ВОВ" in Cyrillic capitals) looks like "Bob" too. Each case is compared with the
     same case only, so "Ian" and "Lan" stay apart although "I" looks like "l". Runs of
     spaces count as one, as in a nickname."""
-    return tuple(" ".join(skeleton(form).split()) for form in (text, text.lower(), text.upper()))
+    written, lower, upper = (
+        " ".join(skeleton(form).split()) for form in (text, text.lower(), text.upper())
+    )
+    return written, lower, upper
 
 
 def looks_alike(a: str, b: str) -> bool:

@@ -15,7 +15,7 @@ from tertulia.games import GAMES
 from tertulia.games.base import Player
 from tertulia.games.haiclue import VERSION, decks, rules
 from tertulia.games.haiclue.settings import Settings
-from tertulia.rooms import model
+from tertulia.rooms import model, records, room_data
 from tertulia.rooms.commands import record_for
 from tertulia.rooms.manager import RoomManager
 from tertulia.rooms.replay import replay
@@ -36,10 +36,10 @@ def _connector_targets(state) -> list[int]:
     return [t for stack in state.stacks for t in stack if DECK[t].connector]
 
 
-def _room_started(record: model.MatchStarted) -> model.RoomModel:
-    room = model.new_room("ABCD", False, "haiclue", GAMES)
+def _room_started(record: records.MatchStarted) -> room_data.RoomModel:
+    room = room_data.new_room("ABCD", False, "haiclue", GAMES)
     for player in ("p0", "p1", "p2", "p3"):
-        model.fold(room, model.Joined(at=1.0, player=player, nickname=player.upper()))
+        model.fold(room, records.Joined(at=1.0, player=player, nickname=player.upper()))
     model.fold(room, record)
     return room
 
@@ -57,7 +57,7 @@ def _old_seed() -> int:
 def test_an_old_start_record_without_a_version_replays_the_old_draw():
     seed = _old_seed()
     old = b'{"k":"started","at":2.0,"by":"p0","seed":%d}' % seed
-    room = _room_started(model.record_decoder.decode(old))
+    room = _room_started(records.record_decoder.decode(old))
     assert room.match.version == 0 and _connector_targets(room.match)
 
 
@@ -65,7 +65,7 @@ def test_a_new_start_record_carries_the_version_and_keeps_connectors_off_the_sta
     seed = _old_seed()
     record = record_for(p.StartMatch(id=1), "p0", 2.0, game_version=VERSION)
     record = msgspec.structs.replace(record, seed=seed)
-    again = model.record_decoder.decode(model.record_encoder.encode(record))
+    again = records.record_decoder.decode(records.record_encoder.encode(record))
     assert again.version == VERSION
     room = _room_started(again)
     assert room.match.version == VERSION and not _connector_targets(room.match)
@@ -109,8 +109,8 @@ def test_a_live_room_logs_the_games_version_and_a_draft_replays(tmp_path):
             act = {"type": "submit_clue", "words": words, "draft": True}
             await _ask(room, peers[1], p.Act(id=201, action=act))
             (live,) = await store.load_live_rooms()
-            records = [model.record_decoder.decode(e.payload) for e in live.entries]
-            started = next(r for r in records if isinstance(r, model.MatchStarted))
+            records = [records.record_decoder.decode(e.payload) for e in live.entries]
+            started = next(r for r in records if isinstance(r, records.MatchStarted))
             assert started.version == VERSION
             rebuilt, _ = replay(live, manager.games)
             assert rebuilt.match == room.model.match

@@ -104,6 +104,7 @@ def reveal(state: State, now: float, events: list[Event]) -> None:
     correct guess." Two players: "the team gains a point every time a player guesses
     correctly"."""
     author = current_author(state)
+    assert author is not None  # a clue is revealed while it is read: it has an author
     card = state.cards[author]
     right = [seat for seat, colour in state.guesses.items() if colour is card]
     points: dict[str, int] = {}

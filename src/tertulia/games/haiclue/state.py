@@ -50,7 +50,7 @@ class Clock(enum.Enum):
 # ---------------------------------------------------------------------------- actions
 
 
-class SubmitClue(Action, tag="submit_clue"):
+class SubmitClue(Action, tag="submit_clue", frozen=True):
     """An ordered row of at least two of your own tiles, by their words on the round's side.
 
     ``draft``: the row while you are still building it (any length, even empty). It is kept
@@ -61,11 +61,11 @@ class SubmitClue(Action, tag="submit_clue"):
     draft: bool = False
 
 
-class Guess(Action, tag="guess"):
+class Guess(Action, tag="guess", frozen=True):
     colour: Colour
 
 
-class Ready(Action, tag="ready"):
+class Ready(Action, tag="ready", frozen=True):
     """Done looking at a clue's result."""
 
 

@@ -32,6 +32,7 @@ from .state import COLOURS, SYMBOLS, ClueResult, HaiclueAction, Phase, Side, Sta
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
     playing = base.is_playing(find(state, seat))
+    me = seat if playing else None  # a player's own seat (None: a spectator's view)
     author = current_author(state)
     return {
         "game": NAME,
@@ -49,10 +50,10 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "team_goal": COOP_GOAL,
         "team_perfect": COOP_PERFECT,
         "min_clue_tiles": state.settings.min_clue_tiles,  # the host's "fewest tiles in a clue"
-        "rack": _rack(state, seat) if playing else None,
-        "card": state.cards.get(seat).value if playing and _card_secret(state, seat) else None,
-        "my_clue": clue_words(state, seat) if playing and seat in state.clues else None,
-        "my_draft": _draft(state, seat) if playing else None,
+        "rack": _rack(state, me) if me is not None else None,
+        "card": state.cards[me].value if me is not None and _card_secret(state, me) else None,
+        "my_clue": clue_words(state, me) if me is not None and me in state.clues else None,
+        "my_draft": _draft(state, me) if me is not None else None,
         "reading": {
             "author": author,
             "words": clue_words(state, author),
@@ -140,7 +141,7 @@ def _recap(state: State) -> list[dict[str, Any]]:
 
 
 def _you(state: State, seat: str | None, playing: bool, author: str | None) -> dict[str, Any]:
-    if not playing:
+    if not playing or seat is None:  # (a spectator's seat is None)
         return base.you(seat)
     to_do = None
     if state.phase is Phase.BUILD and seat not in state.clues:

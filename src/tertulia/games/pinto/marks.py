@@ -86,7 +86,8 @@ def vote_mark(state: State, seat: str, action: VoteMark, now: float, events) -> 
     dispute = next((d for d in _open(judgement) if d.seat == action.seat), None)
     if dispute is None:
         raise RuleError("vote.no_dispute", "That mark is not being voted on.")
-    if seat not in (dispute.voters or [state.host]):
+    voters = dispute.voters or ([state.host] if state.host is not None else [])
+    if seat not in voters:
         raise RuleError("vote.not_voter", "The artist and that interpreter don't vote on it.")
     dispute.votes[seat] = action.right
     events.append(Event("mark.voted", {"seat": action.seat, "voter": seat}))

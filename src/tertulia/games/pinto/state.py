@@ -28,18 +28,18 @@ class Clock(enum.Enum):
 # ---------------------------------------------------------------------------- actions
 
 
-class SetTitle(Action, tag="set_title"):
+class SetTitle(Action, tag="set_title", frozen=True):
     """What you will draw, kept secret ("don't show this to anyone"); changeable until you
     reveal your drawing."""
 
     text: str
 
 
-class RevealDrawing(Action, tag="reveal_drawing"):
+class RevealDrawing(Action, tag="reveal_drawing", frozen=True):
     strokes: list[Stroke]
 
 
-class Interpret(Action, tag="interpret"):
+class Interpret(Action, tag="interpret", frozen=True):
     """Your reading of ``artist``'s drawing; "" leaves it blank (counted as wrong).
 
     ``draft``: what is in the box while you are still typing. It is kept, but it does not count
@@ -57,19 +57,19 @@ class Interpret(Action, tag="interpret"):
     mark: Mark | None = None
 
 
-class FlagDrawing(Action, tag="flag_drawing"):
+class FlagDrawing(Action, tag="flag_drawing", frozen=True):
     """ "You cannot draw letters, numbers, or math or linguistic symbols." """
 
     artist: str
 
 
-class VoidDrawing(Action, tag="void_drawing"):
+class VoidDrawing(Action, tag="void_drawing", frozen=True):
     """The host voids a flagged drawing: nobody scores on it."""
 
     artist: str
 
 
-class Judge(Action, tag="judge"):
+class Judge(Action, tag="judge", frozen=True):
     """Before fair marks: the artist (or the host, if the artist is gone) set one
     interpretation's mark. Kept so that logs saved before fair marks replay as they did;
     a new one is refused (``marks.py``)."""
@@ -78,19 +78,19 @@ class Judge(Action, tag="judge"):
     right: bool
 
 
-class ConfirmMarks(Action, tag="confirm_marks"):
+class ConfirmMarks(Action, tag="confirm_marks", frozen=True):
     """Before fair marks: the artist's "the marks are final: score this drawing". Replayed
     from old logs only, like ``Judge``."""
 
 
-class DisputeMark(Action, tag="dispute_mark"):
+class DisputeMark(Action, tag="dispute_mark", frozen=True):
     """ "The table agrees", online: any player says the automatic mark on ``seat``'s
     interpretation is wrong, and the players who are neither the artist nor ``seat`` vote."""
 
     seat: str
 
 
-class VoteMark(Action, tag="vote_mark"):
+class VoteMark(Action, tag="vote_mark", frozen=True):
     """One vote on a disputed mark: is ``seat``'s interpretation right? (The host's vote is
     the decision when nobody else can vote.)"""
 
@@ -98,7 +98,7 @@ class VoteMark(Action, tag="vote_mark"):
     right: bool
 
 
-class AcceptMarks(Action, tag="accept_marks"):
+class AcceptMarks(Action, tag="accept_marks", frozen=True):
     """ "I have nothing to dispute": once everyone here has said so and no vote is open, the
     drawing is scored without waiting for the clock."""
 

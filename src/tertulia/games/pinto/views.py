@@ -24,12 +24,12 @@ from .drawing import Stroke
 from .flow import past_round, present
 from .marks import participants
 from .rules import NAME, current, find, is_done, may_chat
-from .state import Dispute, Interpret, Judgement, PastRound, Phase, PintoAction, State
+from .state import Dispute, Interpret, Judgement, PastRound, Phase, PintoAction, Player, State
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
     playing = base.is_playing(find(state, seat)) and seat in state.works
-    mine = state.works.get(seat) if playing else None
+    mine = state.works[seat] if playing and seat is not None else None
     judged = {j.artist for j in state.judgements}
     return {
         "game": NAME,
@@ -47,7 +47,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             for artist, work in state.works.items()
             if work.drawing is not None
         },
-        "judging": _judgement(state, current(state)) if current(state) else None,
+        "judging": _judgement(state, judging) if (judging := current(state)) else None,
         "judged": [_judgement(state, j) for j in state.judgements if j.done],
         "titles": {a: state.works[a].title for a in judged},
         "last_round": _past(state, state.past[-1])["judged"] if state.past else [],
@@ -62,7 +62,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                 "score": p.score,
                 "place": p.place,
                 "winner": p.winner,
-                "best_round": max(find(state, p.seat).round_scores, default=0),
+                "best_round": max(_known(state, p.seat).round_scores, default=0),
             }
             for p in state.outcome.ranking
         ]
@@ -132,8 +132,15 @@ def _past(state: State, past: PastRound) -> dict[str, Any]:
     }
 
 
-def _player(state: State, seat: str) -> dict[str, Any]:
+def _known(state: State, seat: str) -> Player:
+    """A player the match has had (the ranking's, the players' list's)."""
     player = find(state, seat)
+    assert player is not None  # every seat ranked or listed is one of its players
+    return player
+
+
+def _player(state: State, seat: str) -> dict[str, Any]:
+    player = _known(state, seat)
     work = state.works.get(seat)
     others = [p for p in state.round_players if p != seat]
     progress = None
@@ -201,7 +208,7 @@ def _dispute(state: State, dispute: Dispute) -> dict[str, Any]:
 
 
 def _you(state: State, seat: str | None, playing: bool) -> dict[str, Any]:
-    if not playing:
+    if not playing or seat is None:  # (a spectator's seat is None)
         return base.you(seat, "waiting" if find(state, seat) is not None else "spectator")
     work = state.works[seat]
     to_do = None

@@ -162,11 +162,13 @@ def reveal(state: State, now: float, events: list[Event]) -> None:
     """ "Reveal of the target color and scoring." """
     rnd = state.round
     settings = state.settings
+    target = rnd.target
+    assert target is not None  # the giver chose it before any clue, so before any reveal
     # "a room with exactly 3 players": those playing this round who are still in the match.
     players = sum(1 for seat in [rnd.giver, *rnd.guessers] if not has_left(state, seat))
     rnd.points = round_points(
         board_of(settings),
-        rnd.target,
+        target,
         rnd.markers,
         rnd.guessers,
         rnd.giver,
@@ -183,7 +185,7 @@ def reveal(state: State, now: float, events: list[Event]) -> None:
     rnd.awarded, first_across = add_in_order(scores, ordered, settings.goal, right_away, playing)
     for member in state.members:
         member.score = scores[member.id]
-    state.past_targets.append(rnd.target)
+    state.past_targets.append(target)
     state.goal_reached = state.goal_reached or first_across is not None
     events.append(Event("round.revealed", {"target": rnd.target, "points": dict(rnd.points)}))
     if right_away and first_across is not None:

@@ -24,6 +24,8 @@ where the whole copy does.
 
 from __future__ import annotations
 
+import copy
+
 from .state import Round, State, carry_occupied
 
 # What a fork shares with the state it came from (everything else that is not a number, a
@@ -34,10 +36,10 @@ SHARED_ITEMS = frozenset({"history", "round.markers"})  # new lists of the same 
 
 def fork(state: State) -> State:
     """A state equal to ``state`` that an action may change without touching ``state``."""
-    new = state.__copy__()  # shallow: numbers, strings, enums and frozen parts stay shared
-    new.rng = state.rng.__copy__()
+    new = copy.copy(state)  # shallow: numbers, strings, enums and frozen parts stay shared
+    new.rng = copy.copy(state.rng)
     # A member holds only numbers, strings and booleans: a shallow copy is a whole one.
-    new.members = [m.__copy__() for m in state.members]
+    new.members = [copy.copy(m) for m in state.members]
     new.giver_line = state.giver_line.copy()
     new.round = fork_round(state.round)
     new.past_targets = state.past_targets.copy()
@@ -49,7 +51,7 @@ def fork(state: State) -> State:
 
 def fork_round(rnd: Round) -> Round:
     """The current round, with new lists and dicts (the markers in them are shared)."""
-    new = rnd.__copy__()
+    new = copy.copy(rnd)
     new.candidates = rnd.candidates.copy()
     new.guessers = rnd.guessers.copy()
     new.clues = rnd.clues.copy()

@@ -41,35 +41,35 @@ class Clock(enum.Enum):
 # ---------------------------------------------------------------------------- actions
 
 
-class ChooseTarget(Action, tag="choose_target"):
+class ChooseTarget(Action, tag="choose_target", frozen=True):
     """The giver picks candidate ``index`` (0–3) as the round's target."""
 
     index: int
 
 
-class GiveClue(Action, tag="give_clue"):
+class GiveClue(Action, tag="give_clue", frozen=True):
     text: str
 
 
-class PassClue(Action, tag="pass_clue"):
+class PassClue(Action, tag="pass_clue", frozen=True):
     """The giver passes the second clue (and earns the passing bonus)."""
 
 
-class SelectCell(Action, tag="select_cell"):
+class SelectCell(Action, tag="select_cell", frozen=True):
     """A guesser points at a cell; nothing is placed until Confirm."""
 
     cell: str
 
 
-class Confirm(Action, tag="confirm"):
+class Confirm(Action, tag="confirm", frozen=True):
     """A guesser places a marker on the selected cell."""
 
 
-class NextRound(Action, tag="next_round"):
+class NextRound(Action, tag="next_round", frozen=True):
     """Leave the reveal early; sent by the next clue giver."""
 
 
-class Ready(Action, tag="ready"):
+class Ready(Action, tag="ready", frozen=True):
     """ "Ready": this player has seen the reveal. Once everyone here has, the next round
     starts, whoever the next giver is (a computer player never holds people up)."""
 

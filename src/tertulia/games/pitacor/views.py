@@ -210,7 +210,7 @@ def _you(
     state: State, seat: str | None, member: Member | None, waiting: set[str], movers: set[str]
 ) -> dict[str, Any]:
     """The seat's own role and what it should do now (the line at the top of the screen)."""
-    if not base.is_playing(member):
+    if seat is None or not base.is_playing(member):  # (a spectator's seat is None)
         return base.you(seat)
     rnd = state.round
     if seat == rnd.giver:

@@ -27,15 +27,3 @@ async def shared_key(conn: psycopg.AsyncConnection[Any]) -> bytes:
     row = await cursor.fetchone()
     assert row is not None  # inserted above, or by whoever won; never deleted
     return bytes(row[0])
-
-
-async def load_shared_key(url: str, *, schema: str | None = None) -> bytes:
-    """For the CLI: open the database at ``url`` (creating the tables if needed) just long
-    enough to read the site's key; give it to `tertulia.rooms.identity.Identity`."""
-    from .store import PostgresStore
-
-    store = await PostgresStore.open(url, schema=schema)
-    try:
-        return await store.shared_identity_key()
-    finally:
-        await store.close()

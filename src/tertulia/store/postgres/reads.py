@@ -67,7 +67,7 @@ async def recent_matches(
 ) -> list[FinishedMatch]:
     """Finished matches, newest first; ``public_only``: those whose extra says public."""
     query, params = sql.recent_matches_query(DIALECT, limit, game, public_only)
-    cursor = await conn.execute(query, params)  # type: ignore[arg-type]  # our own SQL
+    cursor = await conn.execute(query, params)
     return [sql.finished_match(row) for row in await cursor.fetchall()]
 
 
@@ -76,7 +76,7 @@ async def matches_of(
 ) -> list[FinishedMatch]:
     """The finished matches ``player`` played, newest first."""
     query, params = sql.matches_of_query(DIALECT, player, limit, before)
-    cursor = await conn.execute(query, params)  # type: ignore[arg-type]  # our own SQL
+    cursor = await conn.execute(query, params)
     return [sql.finished_match(row) for row in await cursor.fetchall()]
 
 
@@ -84,12 +84,12 @@ async def load_match(conn: psycopg.AsyncConnection[Any], public_id: str) -> Kept
     """One kept match and its records, from one moment of the database."""
     async with conn.transaction():
         await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        cursor = await conn.execute(sql.match_query(DIALECT), (public_id,))  # type: ignore[arg-type]
+        cursor = await conn.execute(sql.match_query(DIALECT), (public_id,))
         row = await cursor.fetchone()
         if row is None:
             return None
         match_id, opening = row[7], row[8]
-        cursor = await conn.execute(sql.match_log_query(DIALECT), (match_id,))  # type: ignore[arg-type]
+        cursor = await conn.execute(sql.match_log_query(DIALECT), (match_id,))
         entries = [LogEntry(seq, at, payload) for seq, at, payload in await cursor.fetchall()]
     return KeptMatch(sql.finished_match(row), opening, entries)
 

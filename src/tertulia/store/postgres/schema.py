@@ -104,6 +104,6 @@ async def migrate(conn: psycopg.AsyncConnection[Any], schema: str | None) -> int
         else:
             current = row[0]
         for version, script in migrations_to_run(current, MIGRATIONS):
-            await conn.execute(script)  # type: ignore[arg-type]  # our own literal SQL
+            await conn.execute(script)
             await conn.execute("UPDATE schema_version SET version = %s", (version,))
     return len(MIGRATIONS)

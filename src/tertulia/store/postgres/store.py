@@ -55,6 +55,8 @@ class PostgresStore(StoreFront):
     False such writes go unchecked, for a single node that replays with `load_live_rooms`.
     """
 
+    _writer: Writer  # (the front's writer: this back-end's, which also knows the fences held)
+
     def __init__(
         self,
         writer_conn: psycopg.AsyncConnection[Any],
@@ -209,3 +211,13 @@ class PostgresStore(StoreFront):
         if "\\u0000" in text:
             raise ValueError("a JSON value must not contain a NUL character (jsonb cannot hold it)")
         return text
+
+
+async def load_shared_key(url: str, *, schema: str | None = None) -> bytes:
+    """For the CLI: open the database at ``url`` (creating the tables if needed) just long
+    enough to read the site's key (`identity`); give it to `tertulia.rooms.identity.Identity`."""
+    store = await PostgresStore.open(url, schema=schema)
+    try:
+        return await store.shared_identity_key()
+    finally:
+        await store.close()

@@ -33,6 +33,8 @@ class SQLiteStore(StoreFront):
     Opening (the constructor) runs migrations and blocks briefly: do it at start-up.
     """
 
+    _writer: WriterProcess  # (the front's writer: this back-end's child process)
+
     def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
         self.path = schema.check_path(path)
         conn = schema.connect(self.path, busy_timeout=busy_timeout)

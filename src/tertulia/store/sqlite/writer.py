@@ -197,7 +197,7 @@ def commit_batch(
         _rollback(conn)
         counters.failed_batches += 1
         log.error("store transaction of %d requests failed: %r", len(batch), exc)
-        failed = []
+        failed: list[tuple[BaseException | None, Any]] = []
         for _ in batch:
             error = errors.CommitFailed(f"transaction failed, nothing written: {exc}")
             error.__cause__ = exc

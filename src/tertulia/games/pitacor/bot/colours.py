@@ -137,9 +137,10 @@ def mean_lab(labs: list[Lab], weights: list[float] | None = None) -> Lab:
     """The weighted average colour (OKLab is close enough to linear for blending)."""
     weights = weights or [1.0] * len(labs)
     total = sum(weights)
-    return tuple(
+    lightness, a, b = (
         sum(w * lab[i] for w, lab in zip(weights, labs, strict=True)) / total for i in range(3)
-    )  # type: ignore[return-value]
+    )
+    return lightness, a, b
 
 
 def distance(a: Lab, b: Lab) -> float:
@@ -182,16 +183,17 @@ class BoardColours:
         """The cell whose colour is nearest ``lab`` (remembered: the lexicon's colours come
         back at every decision)."""
         found = self._nearest.get(lab)
-        if found is None:
-            lightness, a, b = lab
-            best = float("inf")
-            for index, (x, y, z) in enumerate(self.labs):
-                d = (x - lightness) ** 2 + (y - a) ** 2 + (z - b) ** 2
-                if d < best:
-                    best, found = d, index
-            if len(self._nearest) < _NEAREST_CACHE:
-                self._nearest[lab] = found
-        return found  # type: ignore[return-value]
+        if found is not None:
+            return found
+        lightness, a, b = lab
+        best, nearest = float("inf"), -1  # (a board has cells: one of them is nearest)
+        for index, (x, y, z) in enumerate(self.labs):
+            d = (x - lightness) ** 2 + (y - a) ** 2 + (z - b) ** 2
+            if d < best:
+                best, nearest = d, index
+        if len(self._nearest) < _NEAREST_CACHE:
+            self._nearest[lab] = nearest
+        return nearest
 
     def nearest_free(self, wanted: int, taken: set[int]) -> int:
         """``wanted`` if free, else the closest free cell ("One cell, one marker"), ties
