@@ -28,7 +28,7 @@ from ..rooms.identity import Identity
 from ..rooms.limits import TokenBucket
 from ..rooms.nicknames import check_first_nickname
 from ..rooms.refusals import not_in_room
-from ..rooms.room import NO_SEAT
+from ..rooms.room import NO_SEAT, Room
 from ..rooms.seams import RoomHandle, Rooms
 from ..rooms.views import game_part
 from .guard import Guard, codes_run_out
