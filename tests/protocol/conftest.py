@@ -1,7 +1,7 @@
 """The conformance suite's servers: real ones on loopback with a real SQLite file, started
 with ``tests/server``'s harness (the tiny example game beside the shipped ones).
 
-Most tests share one server with the default limits (``shared``): each test opens its
+Most tests of a module share one server with the default limits (``shared``): each test opens its
 connections from a loopback address of its own (``address``; all of 127.0.0.0/8 is this
 machine), so the per-address limits are each test's own and tests do not disturb each
 other. Tests that need other limits start a server of their own.
@@ -27,9 +27,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def shared(tmp_path_factory):
-    """One server for the tests that do not disturb each other, with the default limits."""
+    """One server per module for the tests that do not disturb each other, with the default
+    limits. Not one for the whole run: a server left running into ``tests/server`` keeps its
+    rooms alive there, where a test counts every live room object of the process."""
     with protocol_server(tmp_path_factory.mktemp("shared") / "tertulia.sqlite3") as server:
         yield server
 

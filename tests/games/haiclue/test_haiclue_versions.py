@@ -109,8 +109,8 @@ def test_a_live_room_logs_the_games_version_and_a_draft_replays(tmp_path):
             act = {"type": "submit_clue", "words": words, "draft": True}
             await _ask(room, peers[1], p.Act(id=201, action=act))
             (live,) = await store.load_live_rooms()
-            records = [records.record_decoder.decode(e.payload) for e in live.entries]
-            started = next(r for r in records if isinstance(r, records.MatchStarted))
+            saved = [records.record_decoder.decode(e.payload) for e in live.entries]
+            started = next(r for r in saved if isinstance(r, records.MatchStarted))
             assert started.version == VERSION
             rebuilt, _ = replay(live, manager.games)
             assert rebuilt.match == room.model.match
