@@ -397,7 +397,7 @@ def test_a_node_waiting_for_a_dead_owner_s_lease_finds_the_room_when_told_of_its
         node = _cluster_node()
         node.manager.get = {}.get
         code = f"T{secrets.token_hex(4).upper()}"
-        lease = f"{node.namespace}:lease:{code}"
+        lease = node.keys.lease(code)
         try:
             await node.redis.set(lease, "dead 1", px=10_000)  # lapses only in 10 s
             finding = asyncio.ensure_future(node.find(code))

@@ -22,12 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from . import wire
+from .keys import Keys
 
 log = logging.getLogger("tertulia.cluster")
-
-
-def channel(namespace: str, node: str) -> str:
-    return f"{namespace}:node:{node}"
 
 
 class Bus:
@@ -44,7 +41,7 @@ class Bus:
     ) -> None:
         self.redis = redis
         self.node = node
-        self.namespace = namespace
+        self.keys = Keys(namespace)
         self.on_message = on_message
         self.on_unreachable = on_unreachable
         self.on_heard = on_heard  # a frame's publish reached its node, or may have
@@ -62,7 +59,7 @@ class Bus:
         """Subscribe to this node's channel (raises if Redis cannot be reached)."""
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         try:
-            await pubsub.subscribe(channel(self.namespace, self.node))
+            await pubsub.subscribe(self.keys.channel(self.node))
         except BaseException:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
@@ -118,7 +115,7 @@ class Bus:
             for node, message in batch:
                 if isinstance(message, list):
                     message = wire.Pushes(message, self.node)
-                pipe.publish(channel(self.namespace, node), wire.encode(message))
+                pipe.publish(self.keys.channel(node), wire.encode(message))
             try:
                 heard = await pipe.execute()
             except Exception:
@@ -153,7 +150,7 @@ class Bus:
                 log.warning("lost the subscription to other nodes; trying again")
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(Exception):
-                    await self._pubsub.subscribe(channel(self.namespace, self.node))
+                    await self._pubsub.subscribe(self.keys.channel(self.node))
                     self.healthy = True
                 continue
             if message is None or message.get("type") != "message":

@@ -19,6 +19,8 @@ from __future__ import annotations
 import ssl
 from typing import Any
 
+from .keys import Keys
+
 
 def client(url: str, password: str | None = None) -> Any:
     """The node's asyncio client (``redis.asyncio.Redis``)."""
@@ -37,8 +39,9 @@ def check(url: str, namespace: str, *, password: str | None = None, timeout: flo
     )
     try:
         probe.ping()
-        probe.zscore(f"{namespace}:nodes", "-")
-        probe.publish(f"{namespace}:node:-", b"")  # a channel no node listens on
+        keys = Keys(namespace)
+        probe.zscore(keys.nodes, "-")
+        probe.publish(keys.channel("-"), b"")  # a channel no node listens on
     finally:
         probe.close()
 

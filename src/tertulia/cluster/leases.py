@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .keys import Keys
+
 FENCE_KEEP_MS = 7 * 24 * 3600 * 1000
 
 # KEYS: lease, fence counter. ARGV: node, ttl ms, floor, counter keep ms.
@@ -98,8 +100,7 @@ class Leases:
         if " " in node or not node:
             raise ValueError(f"a node name has no spaces, got {node!r}")
         self.redis = redis
-        self._lease = f"{namespace}:lease:"
-        self._fence = f"{namespace}:fence:"
+        self.keys = Keys(namespace)
         self.node = node
         self.ttl_ms = int(ttl * 1000)
         self.held: dict[str, int] = {}  # code → fence, the leases this node believes it holds
@@ -116,7 +117,7 @@ class Leases:
         """Take the room's lease if nobody holds it (or this node already does). Returns the
         owner now: this node with its fence, or the other node that holds it."""
         won, value = await self._acquire(
-            keys=[self._lease + code, self._fence + code],
+            keys=[self.keys.lease(code), self.keys.fence(code)],
             args=[self.node, self.ttl_ms, floor, FENCE_KEEP_MS],
         )
         if int(won):
@@ -128,12 +129,12 @@ class Leases:
 
     async def owner(self, code: str) -> Owner | None:
         """Who holds the room's lease now, if anyone."""
-        value = await self.redis.get(self._lease + code)
+        value = await self.redis.get(self.keys.lease(code))
         return Owner.parse(value) if value is not None else None
 
     async def time_left(self, code: str) -> float | None:
         """Seconds until the room's lease lapses if nobody renews it; None if nobody holds it."""
-        left = await self.redis.pttl(self._lease + code)
+        left = await self.redis.pttl(self.keys.lease(code))
         return left / 1000 if left >= 0 else None
 
     async def renew(self) -> list[str]:
@@ -143,7 +144,7 @@ class Leases:
             return []
         codes = list(self.held)
         kept = await self._renew(
-            keys=[self._lease + code for code in codes],
+            keys=[self.keys.lease(code) for code in codes],
             args=[self.ttl_ms, *(Owner(self.node, self.held[code]).value() for code in codes)],
         )
         lost = [code for code, ok in zip(codes, kept, strict=True) if not int(ok)]
@@ -155,7 +156,8 @@ class Leases:
         """Give the room's lease back (draining, closing), if this node still holds it."""
         fence = self.held.pop(code, None)
         if fence is not None:
-            await self._release(keys=[self._lease + code], args=[Owner(self.node, fence).value()])
+            owner = Owner(self.node, fence).value()
+            await self._release(keys=[self.keys.lease(code)], args=[owner])
 
     def forget(self, code: str) -> None:
         """Stop renewing the room's lease without touching Redis (it was taken from us)."""

@@ -44,6 +44,7 @@ from . import wire
 from .bus import Bus
 from .connect import refusal
 from .inbound import Inbound
+from .keys import Keys
 from .leases import Leases, Owner
 from .relay import RelayedPeer, Relays, RemoteRoom
 from .seats import SeatIndex, seats_of
@@ -84,7 +85,7 @@ class ClusterRooms:
         self.games = manager.games
         self.redis = redis
         self.node = node or node_name()
-        self.namespace = namespace
+        self.keys = Keys(namespace)  # every Redis key of this site
         self.leases = Leases(redis, self.node, ttl=lease_seconds, namespace=namespace)
         self.bus = Bus(
             redis, self.node, namespace, self._on_message, self._unreachable, self._heard
@@ -156,8 +157,8 @@ class ClusterRooms:
         self.healthy = False
 
     async def _leave(self) -> None:
-        await self.redis.zrem(self._key("nodes"), self.node)
-        await self.redis.delete(self._key(f"public:{self.node}"))
+        await self.redis.zrem(self.keys.nodes, self.node)
+        await self.redis.delete(self.keys.public(self.node))
 
     def _on_message(self, message: wire.ToNode) -> None:
         self.inbound.on_message(message)
@@ -489,13 +490,10 @@ class ClusterRooms:
                     self._find_again(session, code)
 
     async def _is_live(self, node: str) -> bool:
-        score = await self.redis.zscore(self._key("nodes"), node)
+        score = await self.redis.zscore(self.keys.nodes, node)
         return score is not None and self._beating(node, score, time.time())
 
     # ------------------------------------------------------------------ the beat
-
-    def _key(self, name: str) -> str:
-        return f"{self.namespace}:{name}"
 
     async def _keep_beating(self) -> None:
         while True:
@@ -541,10 +539,10 @@ class ClusterRooms:
         lease = self.leases.ttl_ms / 1000
         public = msgspec.json.encode(self.manager.public_rooms())
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(self._key("nodes"), {self.node: now + lease})
-        pipe.zremrangebyscore(self._key("nodes"), "-inf", now - 60)
-        pipe.set(self._key(f"public:{self.node}"), public, px=int(lease * 3000))
-        pipe.zrangebyscore(self._key("nodes"), now, "+inf", withscores=True)
+        pipe.zadd(self.keys.nodes, {self.node: now + lease})
+        pipe.zremrangebyscore(self.keys.nodes, "-inf", now - 60)
+        pipe.set(self.keys.public(self.node), public, px=int(lease * 3000))
+        pipe.zrangebyscore(self.keys.nodes, now, "+inf", withscores=True)
         *_, alive = await pipe.execute()
         beats = ((n.decode() if isinstance(n, bytes) else n, score) for n, score in alive)
         live = {name for name, score in beats if self._beating(name, score, now)}
@@ -554,7 +552,7 @@ class ClusterRooms:
             self._node_gone(node)
         self._live_nodes = live
         others = sorted(live)
-        values = await self.redis.mget([self._key(f"public:{node}") for node in others])
+        values = await self.redis.mget([self.keys.public(node) for node in others])
         rooms: list[PublicRoom] = []
         for value in values:
             if value:

@@ -1,11 +1,12 @@
 """Where each player has a seat, and which game each room plays, for every node to read.
 
-A player's seats are one sorted set, ``<namespace>:seated:<player>``: room code → the room's
-last activity. The owner of a room writes its seats there: at each beat, only what changed
-since the last one (a new seat, a seat left, a room closed, a last activity that moved by
-``ACTIVITY_STEP`` or more, enough to tell which of a player's rooms is the latest). Any node
-answers ``welcome.room`` and ``list_rooms``' ``seated`` from it, the rooms it owns itself
-being read from memory (exact, not a beat late).
+A player's seats are one sorted set, ``<namespace>:seated:<player>`` (every key is named in
+``keys.py``): room code → the room's last activity. The owner of a room writes its seats
+there: at each beat, only what changed since the last one (a new seat, a seat left, a room
+closed, a last activity that moved by ``ACTIVITY_STEP`` or more, enough to tell which of a
+player's rooms is the latest). Any node answers ``welcome.room`` and ``list_rooms``'
+``seated`` from it, the rooms it owns itself being read from memory (exact, not a beat
+late).
 
 A room that moves keeps its entries: the node giving it up writes its last changes before it
 lets go, and the new owner writes from its first beat on. A node that dies may take up to
@@ -24,6 +25,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from .keys import Keys
 
 ACTIVITY_STEP = 60.0  # seconds a room's last activity must move before it is written again
 KEEP_SECONDS = 2 * 24 * 3600  # an entry (or a game) nobody wrote again for this long lapses
@@ -47,17 +50,11 @@ class SeatIndex:
 
     def __init__(self, redis: Any, namespace: str) -> None:
         self.redis = redis
-        self.namespace = namespace
+        self.keys = Keys(namespace)
         self.written: dict[str, dict[str, float]] = {}  # code → player → score, as in Redis
         self.moving: set[str] = set()  # rooms being given up: their entries stay as they are
         self._forgotten: set[str] = set()  # taken from us while a write was on its way
         self._lock = asyncio.Lock()
-
-    def _seated(self, player: str) -> str:
-        return f"{self.namespace}:seated:{player}"
-
-    def _game(self, code: str) -> str:
-        return f"{self.namespace}:game:{code}"
 
     # ------------------------------------------------------------------ writing (owner)
 
@@ -115,10 +112,10 @@ class SeatIndex:
         pipe = self.redis.pipeline(transaction=False)
         for code, added, gone, _ in changes:
             for player, at in added.items():
-                pipe.zadd(self._seated(player), {code: at})
-                pipe.expire(self._seated(player), KEEP_SECONDS)
+                pipe.zadd(self.keys.seated(player), {code: at})
+                pipe.expire(self.keys.seated(player), KEEP_SECONDS)
             for player in gone:
-                pipe.zrem(self._seated(player), code)
+                pipe.zrem(self.keys.seated(player), code)
         await pipe.execute()
         for code, added, gone, seats in changes:  # written: remember it
             if code in self._forgotten:
@@ -132,7 +129,7 @@ class SeatIndex:
                 kept.pop(player, None)
 
     async def set_game(self, code: str, game: str) -> None:
-        await self.redis.set(self._game(code), game, ex=KEEP_SECONDS)
+        await self.redis.set(self.keys.game(code), game, ex=KEEP_SECONDS)
 
     # ------------------------------------------------------------------ reading (any node)
 
@@ -142,7 +139,7 @@ class SeatIndex:
         """The room where ``player`` has a seat and which was active last, anywhere. For the
         rooms this node owns (``owned``) memory is the truth, not Redis: ``seated_here`` are
         those where the player has a seat, with their last activity."""
-        found = await self.redis.zrange(self._seated(player), 0, -1, withscores=True)
+        found = await self.redis.zrange(self.keys.seated(player), 0, -1, withscores=True)
         latest = dict(seated_here)
         for member, at in found:
             code = member.decode() if isinstance(member, bytes) else member
@@ -151,5 +148,5 @@ class SeatIndex:
         return max(latest, key=lambda code: (latest[code], code), default=None)
 
     async def game_of(self, code: str) -> str | None:
-        value = await self.redis.get(self._game(code))
+        value = await self.redis.get(self.keys.game(code))
         return value.decode() if isinstance(value, bytes) else value
