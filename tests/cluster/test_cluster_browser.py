@@ -28,6 +28,7 @@ from cluster_testing import Node, cluster, nginx_in_front
 from playwright.sync_api import expect, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "pitacor"))
 
 from pitacor_steps import (
     choose_target,

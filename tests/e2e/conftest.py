@@ -23,6 +23,11 @@ import pytest
 from e2e_actions import LAPTOP
 from playwright.sync_api import Browser, Page, sync_playwright
 
+# A game's browser steps live with its other tests (tests/games/<name>/<name>_steps.py: a game
+# is a folder on the tests' side too); the browser tests import them by name.
+GAME_TESTS = Path(__file__).resolve().parents[1] / "games"
+sys.path.extend(str(folder) for folder in sorted(GAME_TESTS.iterdir()) if folder.is_dir())
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",

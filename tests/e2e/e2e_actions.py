@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -55,6 +57,26 @@ def my_seat(page: Page) -> tuple[str | None, int]:
     ids = [seats.nth(i).get_attribute("data-player") for i in range(seats.count())]
     mine = page.locator("#seats li.is-me").get_attribute("data-player")
     return mine, ids.index(mine)
+
+
+def settled(page: Page, timeout: float = 15_000) -> None:
+    """Wait until the page's animations and transitions have run to their end (a screenshot,
+    a click, then sees where things stop): the page's own clock, not a fixed wait, so a busy
+    machine only makes it later. Endless ones (a pulse, a spinner) never end: not waited."""
+    page.wait_for_function(
+        """() => document.getAnimations().every((a) =>
+            a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity)""",
+        timeout=timeout,
+    )
+
+
+def until(check: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+    """Poll ``check`` (which reads the page) until it holds: for what no locator can say, such
+    as a canvas's pixels. Fails, naming ``what``, after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not within {timeout} s"
+        time.sleep(0.05)
 
 
 def no_horizontal_scroll(page: Page) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Server
-from e2e_actions import PHONE, create_room, join_room
+from e2e_actions import PHONE, create_room, join_room, settled
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
@@ -63,7 +63,7 @@ def test_the_example_game_is_chosen_set_up_and_played_to_its_end_in_the_browser(
         expect(bo.locator("#tiny-counter")).to_have_text(f"{total} z 10")
         if total == 6:
             bo.set_viewport_size(PHONE)
-            bo.wait_for_timeout(400)  # the chat slides into its drawer
+            settled(bo)  # the chat slides into its drawer
             bo.screenshot(path=artifacts / "tiny-playing-pl-360x640.png")
     for page in (ana, bo):
         expect(page.locator("#tiny-podium li")).to_have_count(2)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll
+from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll, settled
 from haiclue_steps import (
     COLOURS,
     build_clue,
@@ -64,7 +64,7 @@ def test_three_players_play_a_whole_game_to_the_end_screen(player, artifacts):
             for page in pages:
                 expect(page.locator("#hc-flash")).to_contain_text("black side")
                 assert target_words(page) != first_targets
-            pages[1].wait_for_timeout(350)  # the flip (280 ms)
+            settled(pages[1])  # the flip (280 ms)
             pages[1].screenshot(path=artifacts / "haiclue-flip-1280x800.png")
         if round_no == 3:
             # Black → white and pass to the left: you hold the rack of the player on your right.
@@ -74,7 +74,7 @@ def test_three_players_play_a_whole_game_to_the_end_screen(player, artifacts):
                 expect(page.locator("#hc-flash")).to_contain_text(
                     by_id[right].locator("#hc-players li.is-me .name").inner_text()
                 )
-            pages[0].wait_for_timeout(350)  # the flip and the pass (300 ms)
+            settled(pages[0])  # the flip and the pass (300 ms)
             pages[0].screenshot(path=artifacts / "haiclue-pass-1280x800.png")
 
         for page in pages:
@@ -119,7 +119,7 @@ def test_three_players_play_a_whole_game_to_the_end_screen(player, artifacts):
                 )
                 expect(page.locator("#chat-input")).to_be_enabled()
             if round_no == 1 and reading == 0:
-                pages[0].wait_for_timeout(300)  # the result slides in (280 ms)
+                settled(pages[0])  # the result slides in (280 ms)
                 pages[0].screenshot(path=artifacts / "haiclue-reveal-1280x800.png")
             for page in pages:
                 ready(page)
@@ -136,7 +136,7 @@ def test_three_players_play_a_whole_game_to_the_end_screen(player, artifacts):
     assert places[0] == places[1] == 1 < places[2]
     expect(rows.locator(".pill.shared")).to_have_count(2)
     expect(rows.locator(".pill.win")).to_have_count(2)
-    pages[0].wait_for_timeout(400)  # the podium rises (280 ms)
+    settled(pages[0])  # the podium rises (280 ms)
     pages[0].screenshot(path=artifacts / "haiclue-end-1280x800.png", full_page=True)
 
 
@@ -171,7 +171,7 @@ def test_two_players_play_the_coop_game_to_the_team_score(player, artifacts):
             for page in pages:
                 wait_for(page, phase="reveal", reading=reading)
             if round_no == 1 and reading == 0:
-                ana.wait_for_timeout(300)  # the result slides in (280 ms)
+                settled(ana)  # the result slides in (280 ms)
                 ana.screenshot(path=artifacts / "haiclue-coop-reveal-1280x800.png", full_page=True)
             for page in pages:
                 ready(page)
@@ -182,7 +182,7 @@ def test_two_players_play_the_coop_game_to_the_team_score(player, artifacts):
         expect(page.locator("#hc-team-score")).to_have_text("6")
         expect(page.locator("#hc-end-result")).to_contain_text("The team won with 6 points")
         expect(page.locator(".hc-podium .pill.win")).to_have_count(2)
-    ana.wait_for_timeout(400)  # the podium rises (280 ms)
+    settled(ana)  # the podium rises (280 ms)
     ana.screenshot(path=artifacts / "haiclue-coop-end-1280x800.png", full_page=True)
 
 
@@ -257,7 +257,7 @@ def test_a_phone_builds_a_clue_without_sideways_scrolling(player, artifacts):
     guess(phone, "red")
     wait_for(phone, phase="reveal")
     assert no_horizontal_scroll(phone), "the reveal scrolls sideways at 360×640"
-    phone.wait_for_timeout(300)
+    settled(phone)
     phone.screenshot(path=artifacts / "haiclue-reveal-360x640.png", full_page=True)
 
     # In Polish and the dark theme: the screen's own strings follow the language at once.
@@ -266,7 +266,7 @@ def test_a_phone_builds_a_clue_without_sideways_scrolling(player, artifacts):
     expect(phone.locator("#hc-targets-title")).to_have_text("Słowa docelowe")
     expect(phone.locator("#hc-coop h2")).to_have_text("Wynik drużyny")
     assert no_horizontal_scroll(phone), "the Polish reveal scrolls sideways at 360×640"
-    phone.wait_for_timeout(300)
+    settled(phone)
     phone.screenshot(path=artifacts / "haiclue-reveal-pl-dark-360x640.png", full_page=True)
 
 

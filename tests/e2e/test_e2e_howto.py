@@ -1,8 +1,8 @@
 """Issue 19.4, "How to play": every game's rules card, in four languages, from the home page,
 the lobby and inside a match, and offered once to a player meeting a game for the first time.
 
-The card is a game's own files (a game is a folder): i18n/games/<game>/howto.<lang>.json for
-the words and img/games/<game>/howto/<picture>.svg for each step's picture, found by the
+The card is a game's own files (a game is a folder): its web/i18n/howto.<lang>.json for the
+words and web/img/howto/<picture>.svg for each step's picture, found by the
 convention docs/adding-a-game.md states; the example game of that page has one too.
 """
 
@@ -19,14 +19,14 @@ from playwright.sync_api import expect
 from tertulia.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
-WEB = ROOT / "src" / "tertulia" / "web"
-EXAMPLE = ROOT / "docs" / "examples" / "tiny" / "web"
+EXAMPLE = ROOT / "docs" / "examples" / "tiny" / "games" / "tiny" / "web"
 LANGUAGES = ("en", "pt-BR", "es", "pl")
-CARDS = {name: WEB for name in GAMES} | {"tiny": EXAMPLE}
+CARDS = {name: Path(game.__file__ or "").parent / "web" for name, game in GAMES.items()}
+CARDS["tiny"] = EXAMPLE  # the game of docs/adding-a-game.md
 
 
 def _card(web: Path, game: str, lang: str) -> dict:
-    return json.loads((web / "i18n" / "games" / game / f"howto.{lang}.json").read_text("utf-8"))
+    return json.loads((web / "i18n" / f"howto.{lang}.json").read_text("utf-8"))
 
 
 @pytest.mark.parametrize("game", list(CARDS))
@@ -46,7 +46,7 @@ def test_every_game_has_a_rules_card_in_four_languages_with_a_picture_per_step(g
             assert step["title"] and step["text"], f"{game} {lang}: an empty step"
             assert len(step["text"]) <= 240, f"{game} {lang}: {step['title']!r} is too long"
     for picture in pictures:
-        svg = web / "img" / "games" / game / "howto" / f"{picture}.svg"
+        svg = web / "img" / "howto" / f"{picture}.svg"
         assert svg.is_file(), f"{game}: no picture {svg}"
         text = svg.read_text("utf-8")
         assert text.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in text

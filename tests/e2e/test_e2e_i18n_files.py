@@ -22,7 +22,6 @@ from tertulia.games import GAMES  # noqa: E402
 from tertulia.games.base import settings_schema  # noqa: E402
 
 I18N = ROOT / "src" / "tertulia" / "web" / "i18n"
-EXAMPLE_I18N = ROOT / "docs" / "examples" / "tiny" / "web" / "i18n"
 LANGUAGES = ("en", "pt-BR", "es", "pl")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 PLURAL = re.compile(r"\.(zero|one|two|few|many|other)$")
@@ -36,10 +35,15 @@ def _example() -> ModuleType:
 
 def _games() -> dict[str, tuple[ModuleType, Path]]:
     """Every game with the folder of its translations: the shipped ones and the example."""
-    games = {name: (game, I18N / "games" / name) for name, game in GAMES.items()}
+    games = {name: (game, _strings_of(game)) for name, game in GAMES.items()}
     example = _example()
-    games[example.NAME] = (example, EXAMPLE_I18N / "games" / example.NAME)
+    games[example.NAME] = (example, _strings_of(example))
     return games
+
+
+def _strings_of(game: ModuleType) -> Path:
+    """A game's translations: in its own folder (a game is a folder), web/i18n/."""
+    return Path(game.__file__ or "").parent / "web" / "i18n"
 
 
 def _read(path: Path) -> dict[str, str]:
@@ -94,7 +98,7 @@ def test_the_shared_files_say_nothing_that_is_one_games():
             assert not key.startswith("games."), f"{lang} {key}: belongs in the game's files"
             for name, own in own_codes.items():
                 assert not key.startswith((f"game.{name}.", f"settings.{name}.")), (
-                    f"{lang} {key}: belongs in i18n/games/{name}/"
+                    f"{lang} {key}: belongs in games/{name}/web/i18n/"
                 )
                 assert key.removeprefix("errors.") not in own, (
                     f"{lang} {key}: {name}'s error, worded in its files as games.{name}.errors.…"

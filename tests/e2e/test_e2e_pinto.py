@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from e2e_actions import LAPTOP, create_room, join_room, no_horizontal_scroll
+from e2e_actions import LAPTOP, create_room, join_room, no_horizontal_scroll, settled, until
 from pinto_steps import (
     ZIGZAG,
     accept_marks,
@@ -97,8 +97,7 @@ def make_drawing(page, seat: int, round_no: int) -> None:
         assert inked_pixels(page) > before
         page.locator("#pn-undo").click()
         expect(page.locator("#pn-undo")).to_be_enabled()
-        page.wait_for_timeout(100)
-        assert inked_pixels(page) == before
+        until(lambda: inked_pixels(page) == before, "the undone stroke leaves the pad")
 
 
 def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, artifacts):
@@ -200,7 +199,7 @@ def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, arti
                     watcher.locator(f"#pn-interps li[data-seat='{ids[g]}'] .pn-reason")
                 ).to_have_text("the table's vote")
             if r == 0 and k == 0:
-                artist_page.wait_for_timeout(2500)  # the show: guesses, title, marks, one by one
+                settled(artist_page)  # the show: guesses, title, marks, one by one
                 artist_page.screenshot(
                     path=artifacts / "pinto-show-artist-1280x800.png", full_page=True
                 )
@@ -234,7 +233,7 @@ def test_three_players_draw_interpret_judge_and_finish_three_rounds(player, arti
         past = final.locator(f".pn-past-round[data-round='{r + 1}']")
         for title in titles:
             expect(past.locator(".pn-result-title", has_text=title)).to_have_count(1)
-    pages[1].wait_for_timeout(400)
+    settled(pages[1])
     pages[1].screenshot(path=artifacts / "pinto-final-1280x800.png", full_page=True)
 
 
@@ -278,8 +277,7 @@ def test_a_phone_draws_with_a_finger_without_the_page_scrolling(browser, server,
         wait_for(phone, phase="create", todo="draw")
         phone.locator("#pn-pad").scroll_into_view_if_needed()
         phone.wait_for_function("() => document.getElementById('pn-pad').width > 0")
-        phone.wait_for_timeout(150)
-        assert inked_pixels(phone) > 500
+        until(lambda: inked_pixels(phone) > 500, "the kept draft is drawn again")
         reveal(phone)
         assert no_horizontal_scroll(phone)
         phone.screenshot(path=artifacts / "pinto-phone-revealed-360x640.png", full_page=True)

@@ -13,7 +13,7 @@ import re
 import struct
 from pathlib import Path
 
-from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll
+from e2e_actions import LAPTOP, PHONE, no_horizontal_scroll, settled
 from haiclue_steps import build_clue, my_card, reading_author, ready, start_haiclue
 from haiclue_steps import guess as haiclue_guess
 from haiclue_steps import my_id as haiclue_id
@@ -50,7 +50,7 @@ def download_png(page, button: str, game: str, artifacts: Path) -> tuple[int, in
 
 def snap(page, artifacts: Path, name: str) -> None:
     """A full-page screenshot; at 360 px, nothing may scroll the page sideways."""
-    page.wait_for_timeout(400)  # transitions settle
+    settled(page)  # transitions settle
     if page.viewport_size["width"] <= 400:
         assert no_horizontal_scroll(page), f"{name}: the page scrolls sideways"
     page.screenshot(path=artifacts / f"recap-{name}.png", full_page=True)

@@ -17,6 +17,7 @@ from e2e_actions import (
     my_seat,
     no_horizontal_scroll,
     set_nickname,
+    settled,
 )
 from playwright.sync_api import expect
 
@@ -145,12 +146,12 @@ def test_phone_and_laptop_layouts_have_no_sideways_scrolling(player, artifacts):
     phone.locator(".chat-toggle").click()
     expect(phone.locator("#chat-input")).to_be_visible()
     assert no_horizontal_scroll(phone), "open chat drawer scrolls sideways at 360×640"
-    phone.wait_for_timeout(400)  # the drawer's slide (250 ms)
+    settled(phone)  # the drawer's slide (250 ms)
     phone.screenshot(path=artifacts / "lobby-chat-360x640.png")
     phone.locator(".chat-close").click()
     phone.locator("#theme-toggle").click()
     expect(phone.locator("#theme-toggle")).to_have_attribute("aria-pressed", "true")
-    phone.wait_for_timeout(400)
+    settled(phone)
     phone.screenshot(path=artifacts / "lobby-dark-360x640.png")
 
     laptop = player(viewport=LAPTOP)
@@ -223,7 +224,7 @@ def test_a_started_match_replaces_the_lobby_with_the_game_area(player, artifacts
     assert any(line.startswith("Your turn") for line in lines), lines
 
     ana.set_viewport_size(PHONE)
-    ana.wait_for_timeout(400)  # the chat slides into its drawer
+    settled(ana)  # the chat slides into its drawer
     assert no_horizontal_scroll(ana)
     ana.screenshot(path=artifacts / "game-generic-360x640.png", full_page=True)
 
@@ -394,6 +395,8 @@ def test_sounds_on_your_turn_and_when_time_is_almost_up_off_by_default(player):
     hearing.reload()  # the turn was there before this page: no news, no beep
     expect(hearing.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
     expect(hearing.locator("#pitacor-clues")).to_contain_text("ocean")
+    # Silence is checked over a second: no page event says "nothing played" (the pushes of
+    # the reload have arrived: the clue is on the screen).
     hearing.wait_for_timeout(1000)
     assert tones(hearing) == []
     assert tones(deaf) == [] and buzzes(deaf) == []

@@ -25,6 +25,7 @@ from e2e_actions import (
     no_horizontal_scroll,
     play_now,
     set_nickname,
+    settled,
 )
 from haiclue_steps import play_until_the_end, screen
 from pitacor_steps import play_until_the_podium, set_setting
@@ -59,7 +60,7 @@ def snaps(page, artifacts: Path, name: str, sizes=(LAPTOP, PHONE)) -> None:
         page.set_viewport_size(size)
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
-            page.wait_for_timeout(350)  # transitions (≤ 300 ms) settle
+            settled(page)  # transitions (≤ 300 ms) settle
             if size["width"] <= 400:
                 assert no_horizontal_scroll(page), f"{name}: the page scrolls sideways"
             shot = f"polish-{name}-{size['width']}x{size['height']}-{scheme}.png"

@@ -196,17 +196,25 @@ def test_the_scan_finds_codes_written_in_the_call_and_in_constants(tmp_path):
     assert raised_codes(tmp_path) == {"cell.taken", "cell.empty", "word.too_long"}
 
 
-def test_the_page_on_adding_a_game_shows_the_example_as_it_is():
-    """docs/adding-a-game.md shows the example's files in full: each block must be the file."""
+def test_the_page_on_adding_a_game_names_every_file_of_the_example_and_shows_them_as_they_are():
+    """docs/adding-a-game.md, "the tiny example plus a checklist" in at most 200 lines: it links
+    every file of the example (each link a file that exists), and each file it shows in full
+    is the file."""
     page = (ROOT / "docs" / "adding-a-game.md").read_text("utf-8")
+    assert len(page.splitlines()) <= 200
+    example = ROOT / "docs" / "examples" / "tiny"
+    files = {
+        path.relative_to(ROOT / "docs").as_posix()
+        for path in example.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+    linked = set(re.findall(r"\]\((examples/[^)\s]+)\)", page))
+    assert files <= linked, f"not linked: {sorted(files - linked)}"
+    assert all((ROOT / "docs" / path).exists() for path in linked)
     blocks = re.findall(r"^```\w+ (docs/examples/\S+)\n(.*?)^```$", page, re.M | re.S)
-    shown = {path for path, _ in blocks}
-    tiny = "docs/examples/tiny"
-    assert shown == {
-        f"{tiny}/games/tiny/__init__.py",
-        f"{tiny}/web/js/games/tiny.js",
-        f"{tiny}/web/css/games/tiny.css",
-        f"{tiny}/web/i18n/games/tiny/en.json",
+    assert {path for path, _ in blocks} == {
+        "docs/examples/tiny/games/tiny/web/style.css",
+        "docs/examples/tiny/games/tiny/web/i18n/en.json",
     }
     for path, text in blocks:
         assert (ROOT / path).read_text("utf-8") == text, f"{path} differs from the page's copy"

@@ -19,30 +19,13 @@ def copy_package(into: Path) -> Path:
     return into
 
 
-def copy_game(package: Path, old: str, new: str) -> list[Path]:
+def copy_game(package: Path, old: str, new: str) -> Path:
     """Copy game ``old`` under the name ``new`` in ``package`` (a ``tertulia`` folder), as a
-    developer starting from an existing game would: its folder, its screen module (and the
-    folder of its parts, if any), its stylesheet, its translations and its pictures. Nothing
-    inside any file changes. Returns what was made."""
-    web = package / "web"
-    pairs = [
-        (package / "games" / old, package / "games" / new),
-        (web / "js" / "games" / f"{old}.js", web / "js" / "games" / f"{new}.js"),
-        (web / "js" / "games" / old, web / "js" / "games" / new),
-        (web / "css" / "games" / f"{old}.css", web / "css" / "games" / f"{new}.css"),
-        (web / "i18n" / "games" / old, web / "i18n" / "games" / new),
-        (web / "img" / "games" / old, web / "img" / "games" / new),  # its rules card's pictures
-    ]
-    made = []
-    for source, target in pairs:
-        if source.is_dir():
-            shutil.copytree(source, target, ignore=CACHES)
-        elif source.is_file():
-            shutil.copyfile(source, target)
-        else:
-            continue
-        made.append(target)
-    return made
+    developer starting from an existing game would: its one folder (rules, views, bot, screen,
+    stylesheet, translations, pictures). Nothing inside any file changes. Returns the copy."""
+    target = package / "games" / new
+    shutil.copytree(package / "games" / old, target, ignore=CACHES)
+    return target
 
 
 def install_example(package: Path) -> None:

@@ -1,5 +1,6 @@
-"""A game is a folder, proved: copy a game's files under a new name and change nothing else,
-and a real server lists it, serves its files and plays it to the end; install the example of
+"""A game is a folder, proved: copy a game's folder under a new name and change nothing else,
+and a real server lists it, serves its files and plays it to the end, with people and with
+its computer players; install the example of
 docs/adding-a-game.md the way its page says, and it plays too; a broken game folder stops the
 server at start, naming it.
 
@@ -17,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 from package_copy import copy_game, copy_package, install_example
+from person import play_as_person
 from server_harness import free_port, run, subprocess_server
 
 from tertulia.client import Client
@@ -53,9 +55,10 @@ async def _close(clients: list[Client]) -> None:
 def test_a_copied_game_folder_is_a_new_game_listed_served_and_played_to_its_end(tmp_path):
     root = copy_package(tmp_path / "copy")
     made = copy_game(root / "tertulia", "pitacor", "hues")
-    assert len(made) == 6  # folder, screen, its parts, stylesheet, translations, pictures
+    assert {p.name for p in made.iterdir()} >= {"bot", "web", "__init__.py"}  # all of it
 
-    with subprocess_server(tmp_path / "t.sqlite3", python_path=root) as server:
+    fast_bots = ("--bot-delay", "0.02-0.06")
+    with subprocess_server(tmp_path / "t.sqlite3", None, *fast_bots, python_path=root) as server:
         games = _games(server.base)
         # Its ORDER is Pitacor's, so the name decides between the two.
         assert [g["name"] for g in games] == ["hues", "pitacor", "haiclue", "pinto"]
@@ -67,14 +70,16 @@ def test_a_copied_game_folder_is_a_new_game_listed_served_and_played_to_its_end(
             "howto": True,
         }
         assert hues["settings_schema"] == games[1]["settings_schema"]
+        assert hues["bots"]  # its computer players came with the folder
         for path in (
-            "js/games/hues.js",
-            "css/games/hues.css",
-            *(f"i18n/games/hues/{lang}.json" for lang in ("en", "pt-BR", "es", "pl")),
-            "i18n/games/hues/howto.en.json",
-            "img/games/hues/howto/pick.svg",
+            "screen.js",
+            "board.js",  # the screen's parts
+            "style.css",
+            *(f"i18n/{lang}.json" for lang in ("en", "pt-BR", "es", "pl")),
+            "i18n/howto.en.json",
+            "img/howto/pick.svg",
         ):
-            assert _get(f"{server.base}/static/{path}")[0] == 200, path
+            assert _get(f"{server.base}/static/games/hues/{path}")[0] == 200, path
 
         async def play():
             clients, code = await _seat(server, "hues", ["Ana", "Bo", "Cy"], goal=1)
@@ -104,6 +109,25 @@ def test_a_copied_game_folder_is_a_new_game_listed_served_and_played_to_its_end(
             assert time.monotonic() < deadline, "the finished match never reached the list"
             time.sleep(0.05)
         assert (recent[0]["room"], recent[0]["game"]) == (code, "hues")
+
+        async def play_with_bots():
+            ana = await Client.connect(server.ws)
+            await ana.create_room("hues", "Ana")
+            await ana.request("update_settings", settings={"goal": 4, "reveal_seconds": 0})
+            for _ in range(2):
+                await ana.request("add_bot", level="good", language="en")
+            await ana.request("start_match")
+            last = await play_as_person(ana, "hues", mind="pitacor")
+            bots = {s["id"] for s in last["room"]["seats"] if s["bot"]}
+            assert len(bots) == 2 and last["view"]["ranking"][0]["winner"]
+            # The copy's own bots played: each gave clues or placed markers.
+            moved = {rnd["giver"] for rnd in last["view"]["history"] if rnd["clues"]}
+            for rnd in last["view"]["history"]:
+                moved |= {seat for seat, cells in rnd["markers"].items() if any(cells)}
+            assert bots <= moved, "a computer player of the copy never moved"
+            await ana.close()
+
+        run(play_with_bots())
 
 
 def _beside(cell: str) -> str:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import time
 import urllib.request
 
 import pytest
+from person import play_as_person
 from server_harness import ThreadServer, run, subprocess_server
 
-from tertulia.bots.base import Level, bot_for
 from tertulia.client import Client, ClientError
 from tertulia.games import GAMES
 from tertulia.rooms import records
@@ -48,32 +47,6 @@ async def _refusal(client: Client, kind: str, **fields) -> ClientError:
         await client.request(kind, **fields)
     assert refused.value.message  # a human sentence beside the code
     return refused.value
-
-
-async def _play_as_person(client: Client, game: str, timeout: float = 90.0) -> dict:
-    """Play ``client``'s seat until the match ends, deciding as a person might (the bots'
-    own mind, on the pushes this client gets); returns the last push."""
-    decide, rng = bot_for(game), random.Random(5)
-    deadline = time.monotonic() + timeout
-    version = -1
-    while True:
-        push = await client.wait_for(lambda p, v=version: p["version"] != v, timeout=timeout)
-        if push["room"]["status"] != "playing":
-            return push
-        assert time.monotonic() < deadline, "the match did not end in time"
-        version = push["version"]
-        for _ in range(20):  # a hidden marker may take a cell: ask again
-            action = decide(push["view"], language="en", level=Level.GOOD, rng=rng)
-            if action is None:
-                break
-            try:
-                await client.act(action)
-                break
-            except ClientError as error:
-                if error.code in ("action.match_over", "room.no_match"):
-                    break
-                if client.latest["version"] != version:
-                    break  # the match moved on meanwhile: look again
 
 
 def _strings(value) -> set[str]:
@@ -204,7 +177,7 @@ def test_bots_persist_over_a_restart_and_play_on(tmp_path):
             ]
             await ana.request("update_settings", settings={"goal": 2, "reveal_seconds": 0})
             await ana.request("start_match")
-            last = await _play_as_person(ana, "pitacor", timeout=60)
+            last = await play_as_person(ana, "pitacor", timeout=60)
             assert last["room"]["status"] == "ended"
 
         run(after())
@@ -219,7 +192,7 @@ def test_a_whole_pitacor_match_with_one_person_and_bots_finishes(server):
         ana, _ = await _host(server, "pitacor", goal=4, reveal_seconds=0, markers="hidden")
         bots = await _add_bots(ana, 2)
         await ana.request("start_match")
-        last = await _play_as_person(ana, "pitacor")
+        last = await play_as_person(ana, "pitacor")
         assert last["view"]["ranking"]
         bot_ids = {b["id"] for b in bots}
         asked = {seat for seat, *_ in seen}
@@ -242,7 +215,7 @@ def test_a_whole_haiclue_game_with_one_person_and_bots_finishes(server):
         ana, _ = await _host(server, "haiclue", reveal_seconds=0)
         bots = await _add_bots(ana, 2)
         await ana.request("start_match")
-        last = await _play_as_person(ana, "haiclue")
+        last = await play_as_person(ana, "haiclue")
         assert last["view"]["ranking"]
         assert {seat for seat, *_ in seen} == {b["id"] for b in bots}
         for seat, given, as_built, secret in seen:
@@ -300,7 +273,7 @@ def test_a_bot_plays_for_a_dropped_player_who_takes_the_seat_back(server):
         await bo.close()
         await ana.wait_for(lambda p: not _seat(p, bo.player)["online"])
         assert (await _refusal(ana, "stand_in", player=ana.player)).code == "bot.player_here"
-        playing = asyncio.get_running_loop().create_task(_play_as_person(ana, "pitacor"))
+        playing = asyncio.get_running_loop().create_task(play_as_person(ana, "pitacor"))
         await ana.request("stand_in", player=bo.player, level="good", language="en")
         await ana.wait_for(lambda p: _seat(p, bo.player)["stand_in"] == "good")
 

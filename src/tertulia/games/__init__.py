@@ -5,14 +5,17 @@ this folder whose name does not start with ``_`` is a game, and its folder's nam
 game's name (``NAME`` must say the same). Plain modules are never games: ``base.py`` (the
 contract, the one module games import) and the modules of shared tools it gathers
 (``_seating.py``, ``_match.py``, …), named with a ``_`` so that no game folder can shadow
-one. A game's browser side sits at the same name under ``web/`` (``js/games/<name>.js``,
-``css/games/<name>.css``, ``i18n/games/<name>/<lang>.json``); ``docs/adding-a-game.md`` walks
-through all of it.
+one. A game's browser side is in its folder too, ``games/<name>/web/`` (``screen.js``,
+``style.css``, ``i18n/<lang>.json``, served at ``/static/games/<name>/``; the contract is in
+``web/js/games/index.js``); ``docs/adding-a-game.md`` walks through all of it.
 
 Besides the contract, a game package may give:
 
 - ``ORDER``: where it stands in lists (the home page, ``/api/games``), lower first; games
   without one come after those with one; a tie goes by name.
+- ``QUICK_PLAY``: ``{"bots": N, "settings": {...}}``, what "Play now with computer players"
+  seats beside the player and the settings that make a first match short (the rest are the
+  defaults); without it, one bot fewer than the minimum, at least one, and the defaults.
 - ``ERRORS``: every code its rules may refuse with beyond the platform's (``base.py``),
   which the client words as ``games.<name>.errors.<code>`` from the game's own translations.
   The tests check that the list is complete and that each code has a sentence in every

@@ -11,7 +11,7 @@ import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import segno
@@ -195,7 +195,7 @@ def create_app(
     on_refused: Callable[[str], None] | None = None,
 ) -> Starlette:
     state = Tertulia(config, GAMES if games is None else games, on_store_lost, on_refused)
-    client_files = {name: game_client_files(name) for name in state.games}
+    client_files = {name: game_client_files(game) for name, game in state.games.items()}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -228,6 +228,7 @@ def create_app(
                     "settings_schema": settings_schema(game.Settings),
                     "defaults": msgspec.to_builtins(game.Settings()),
                     "static": game.static_data() if hasattr(game, "static_data") else {},
+                    "quick_play": quick_play(game),
                     "client": client_files[name],
                 }
                 for name, game in state.games.items()
@@ -356,6 +357,11 @@ def create_app(
         Route("/healthz", health),
         Route("/version", version),
         Route("/metrics", metrics),  # /ws: straight from the gate, below
+        # Each game's browser side, from its own folder (games/<name>/web/): before /static.
+        *(
+            Mount(f"/static/games/{name}", StaticFiles(directory=game_web(game), check_dir=False))
+            for name, game in state.games.items()
+        ),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
     gate = Middleware(
@@ -393,16 +399,31 @@ def _cluster_rooms(config: Config, manager: RoomManager) -> ClusterRooms:
     return cluster
 
 
-def game_client_files(name: str) -> dict[str, bool]:
+def quick_play(game: ModuleType) -> dict[str, Any]:
+    """What "Play now with computer players" seats and sets (``QUICK_PLAY``, games/__init__.py):
+    the game's own choice, else one bot fewer than its minimum (at least one) and its
+    defaults."""
+    default = {"bots": max(1, game.MIN_PLAYERS - 1), "settings": {}}
+    return {**default, **getattr(game, "QUICK_PLAY", {})}
+
+
+def game_web(game: ModuleType) -> Path:
+    """A game's browser side: the ``web/`` folder of its package, served at
+    ``/static/games/<name>/`` (js/games/index.js says what goes in it)."""
+    return Path(game.__file__ or "").parent / "web"
+
+
+def game_client_files(game: ModuleType) -> dict[str, bool]:
     """Which of a game's browser files exist, at the paths every game's follow (its screen,
     its stylesheet, its translations, its rules card): the page asks for none that is
     missing, and a game without a screen gets the generic one."""
+    web = game_web(game)
     return {
-        "screen": (WEB / "js" / "games" / f"{name}.js").is_file(),
-        "stylesheet": (WEB / "css" / "games" / f"{name}.css").is_file(),
-        "strings": (WEB / "i18n" / "games" / name / "en.json").is_file(),
-        # its "how to play" card (js/howto.js): i18n/games/<game>/howto.<lang>.json
-        "howto": (WEB / "i18n" / "games" / name / "howto.en.json").is_file(),
+        "screen": (web / "screen.js").is_file(),
+        "stylesheet": (web / "style.css").is_file(),
+        "strings": (web / "i18n" / "en.json").is_file(),
+        # its "how to play" card (js/howto.js): i18n/howto.<lang>.json
+        "howto": (web / "i18n" / "howto.en.json").is_file(),
     }
 
 

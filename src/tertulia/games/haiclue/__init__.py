@@ -18,6 +18,8 @@ from .state import State
 from .views import view, views_changed_by
 
 ORDER = 2
+# "Play now with computer players": with three it is a contest (with two, a team game).
+QUICK_PLAY = {"bots": 2, "settings": {}}
 
 # Every code Haiclue's rules refuse with beyond the platform's (``rules.py``); the client
 # words each as ``games.haiclue.errors.<code>``.

@@ -21,6 +21,9 @@ from .state import State
 from .views import static_data, view, views_changed_by, views_for
 
 ORDER = 1  # first in the lists of games
+# "Play now with computer players": Pitacor plays best with four; a goal of 10 is about two
+# rounds, a short first match.
+QUICK_PLAY = {"bots": 3, "settings": {"goal": 10}}
 
 # Every code Pitacor's rules refuse with beyond the platform's (``clues.py``, ``rules.py``);
 # the client words each as ``games.pitacor.errors.<code>``.

@@ -10,13 +10,6 @@ import { hasPlayed, playedGames } from "./played.js";
 import { useMyLanguage } from "./room_language.js";
 
 const REFRESH_MS = 5000;
-// "Play now with computer players": how many bots sit with you, and the settings that make
-// a first match short (the rest are the game's defaults). Pitacor plays best with four; a
-// goal of 10 is about two rounds. Haiclue with three is a contest (with two, a team game).
-const QUICK = {
-  pitacor: { bots: 3, settings: { goal: 10 } },
-  haiclue: { bots: 2, settings: {} },
-};
 const CODE = /^[A-Za-z0-9]{4,6}$/;
 // A public room's button, by its `joining`: [words, accessible name].
 const JOINING = {
@@ -216,7 +209,9 @@ export function mount(main, app) {
   async function playNow(game, button) {
     showError(quickError, null);
     if (needNickname(quickError)) return;
-    const quick = QUICK[game.name] || { bots: Math.max(1, (game.min_players || 2) - 1), settings: {} };
+    // How many bots sit with you and the settings of a short first match: the game's own
+    // choice (its QUICK_PLAY, in /api/games).
+    const quick = game.quick_play;
     // A first-timer reads the rules first: the match starts at once, and its clocks with it.
     if (!hasPlayed(game.name) && !wasMet(game.name) && hasCard(game)) await openCard(game.name);
     for (const b of quickButtons.querySelectorAll("button")) b.disabled = true;

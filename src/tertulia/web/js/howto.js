@@ -2,9 +2,9 @@
 // player's language. Reachable from the home page (beside the game list), the room's head (in
 // the lobby and during a match), and offered once to a player meeting a game for the first time.
 //
-// A game is a folder, and its card too: the words are i18n/games/<game>/howto.<lang>.json,
+// A game is a folder, and its card too: the words are its web/i18n/howto.<lang>.json,
 //   {"title": "...", "intro": "...", "steps": [{"picture": "pick", "title": "...", "text": "..."}]}
-// and each step's picture is img/games/<game>/howto/<picture>.svg (language-free: the words
+// and each step's picture is its web/img/howto/<picture>.svg (language-free: the words
 // are in the text beside it). /api/games says whether a game has a card (client.howto), so
 // nothing is fetched for a game without one. Language missing → the English card.
 
@@ -17,7 +17,7 @@ const cards = new Map(); // "<game>/<lang>" -> the card's promise
 function fetchCard(game, lang) {
   const key = `${game}/${lang}`;
   if (!cards.has(key)) {
-    const job = fetch(`/static/i18n/games/${encodeURIComponent(game)}/howto.${lang}.json`).then((r) => {
+    const job = fetch(`/static/games/${encodeURIComponent(game)}/i18n/howto.${lang}.json`).then((r) => {
       if (!r.ok) throw new Error(`howto ${key}: HTTP ${r.status}`);
       return r.json();
     });
@@ -45,7 +45,7 @@ export function hasCard(info) {
 
 function picture(game, name) {
   // Decorative: the step's text says what it shows.
-  return h("img", { class: "howto-picture", src: `/static/img/games/${encodeURIComponent(game)}/howto/${encodeURIComponent(name)}.svg`, alt: "", width: 160, height: 100, loading: "lazy" });
+  return h("img", { class: "howto-picture", src: `/static/games/${encodeURIComponent(game)}/img/howto/${encodeURIComponent(name)}.svg`, alt: "", width: 160, height: 100, loading: "lazy" });
 }
 
 function paintCard(body, title, game, card) {

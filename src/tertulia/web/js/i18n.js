@@ -1,5 +1,5 @@
 // Every visible string comes from /static/i18n/<lang>.json (flat keys, "{name}" placeholders),
-// and each game's from /static/i18n/games/<game>/<lang>.json, merged in (see loadGameStrings).
+// and each game's from /static/games/<game>/i18n/<lang>.json, merged in (see loadGameStrings).
 // A key missing in the chosen language falls back to English, then to the caller's fallback
 // (for errors: the server's English message), then to the key itself.
 //
@@ -46,7 +46,7 @@ async function fetchStrings(lang) {
   return response.json();
 }
 
-// Each game keeps its own strings in i18n/games/<game>/<lang>.json. The page loads every
+// Each game keeps its own strings in its folder (games/<game>/web/i18n/<lang>.json). The page loads every
 // game's at start (the home page and the lobby show games' names and settings labels before
 // any screen loads); each part is kept per language, and the tables that `t` reads are built
 // again from the parts whenever one arrives, so parts fetched at once never overwrite each
@@ -57,7 +57,7 @@ const fetching = new Map(); // "<game or ''>/<lang>" -> the fetch under way, whi
 let gameInPlay = null;
 
 async function fetchGameStrings(game, lang) {
-  const response = await fetch(`/static/i18n/games/${game}/${lang}.json`);
+  const response = await fetch(`/static/games/${game}/i18n/${lang}.json`);
   return response.ok ? response.json() : {};
 }
 

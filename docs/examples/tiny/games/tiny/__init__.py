@@ -28,14 +28,14 @@ ORDER = 100  # where it stands in the lists of games: after the shipped ones
 SECRETS = ["apple", "river", "stone", "cloud", "maple", "tiger"]
 
 # Every code this game refuses with beyond the platform's; the client words each as
-# games.tiny.errors.<code> (web/i18n/games/tiny/<lang>.json).
+# games.tiny.errors.<code> (web/i18n/<lang>.json, in this folder).
 AMOUNT = "tiny.amount"  # an amount that is not 1, 2 or 3
 NO_JOINING = "seat.no_joining"  # a latecomer: the room makes them a spectator
 ERRORS = (AMOUNT, NO_JOINING)
 
 
 class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """What the host may set in the lobby (labels: web/i18n/games/tiny/<lang>.json)."""
+    """What the host may set in the lobby (labels: web/i18n/<lang>.json)."""
 
     target: Annotated[int, setting(10, label="settings.tiny.target", ge=3, le=50)] = 10
     turn_seconds: Annotated[int, setting(30, label="settings.tiny.turn_seconds", ge=0, le=300)] = 30

@@ -46,12 +46,17 @@
 //   to-do and the clock was long enough for that to be news. A view that names those gets
 //   them for free.
 //
-// A game is found by its name, at the same paths for every game (no list to edit here):
+// A game is a folder, its browser side too: everything below sits in its Python package's
+// web/ folder (src/tertulia/games/<name>/web/), served at /static/games/<name>/, found by
+// the game's name at the same paths for every game (no list to edit here):
 //
-//     js/games/<name>.js              its screen (this contract); may import from js/games/<name>/
-//     css/games/<name>.css            its stylesheet, added to the page before the screen mounts
-//     i18n/games/<name>/<lang>.json   its strings: name, description, settings labels, error
-//                                     sentences (games.<name>.errors.<code>), the screen's own
+//     screen.js                 its screen (this contract); its parts beside it (./board.js)
+//     style.css                 its stylesheet, added to the page before the screen mounts
+//     i18n/<lang>.json          its strings: name, description, settings labels, error
+//                               sentences (games.<name>.errors.<code>), the screen's own
+//     i18n/howto.<lang>.json    its "how to play" card (js/howto.js), img/howto/*.svg its pictures
+//
+// A screen imports the platform's modules by their path from there ("../../js/dom.js").
 //
 // GET /api/games says which of those each game has (`client: {screen, stylesheet, strings}`),
 // so the page asks for no file that is not there. A game with no screen module (or one that
@@ -75,7 +80,7 @@ export async function screenFor(game, games = null) {
     return generic;
   }
   try {
-    const [module] = await Promise.all([import(`./${game}.js`), strings, files.stylesheet ? addStylesheet(game) : null]);
+    const [module] = await Promise.all([import(`/static/games/${game}/screen.js`), strings, files.stylesheet ? addStylesheet(game) : null]);
     if (typeof module.mount !== "function") throw new Error(`${game}: no mount()`);
     return module;
   } catch (err) {
@@ -94,9 +99,9 @@ async function clientFiles(game, games) {
   }
 }
 
-/** Add css/games/<game>.css to the page once; resolves when it has loaded (or failed). */
+/** Add the game's style.css to the page once; resolves when it has loaded (or failed). */
 function addStylesheet(game) {
-  const href = `/static/css/games/${game}.css`;
+  const href = `/static/games/${game}/style.css`;
   if (document.querySelector(`link[data-game-css="${game}"]`)) return null;
   const link = document.createElement("link");
   link.rel = "stylesheet";
