@@ -148,6 +148,9 @@ class Client:
             for future in self._pending.values():
                 if not future.done():
                     future.set_exception(ConnectionError("the connection closed"))
+                    # A caller still waiting gets it; one that gave up (a timeout) is no
+                    # reason for asyncio to print "exception was never retrieved".
+                    future.exception()
 
     def _patched(self, message: dict[str, Any]) -> dict[str, Any] | None:
         """The whole picture a ``patch`` push leads to, as a ``room`` push would give it; or
