@@ -139,7 +139,9 @@ async def _back(urls: list[str], table: Table, index: int) -> None:
     """The player's socket died with a node: they come back through another one, and ask to
     resume on that connection until the room is reachable again (as the browser does: a
     new connection for each try would be a flood of them)."""
-    table.met(f"player {index}'s socket closed")
+    # Seen when the table's loop comes round to it: both players' sockets may have died with
+    # one node, and the second is noticed once the first is back.
+    table.met(f"player {index}'s socket found closed")
     for _ in range(20):
         try:
             client = await _connect(urls, table.tokens[index])
