@@ -97,3 +97,22 @@ def test_greys_still_land_on_the_least_saturated_cells() -> None:
 def test_named_tries_the_survey_before_color_name_list() -> None:
     for name, lab in list(survey.table().items())[::40]:
         assert named.named(name) == lab
+
+
+def test_modifiers_taken_from_the_survey_match_its_names() -> None:
+    """dark, deep, pastel and dull shift a colour as the survey's "dark cyan" is from its
+    "cyan": the table holds the medians of those pairs (colour_modifiers.tsv says why)."""
+    import statistics
+
+    table = survey.table()
+    for name in ("dark", "deep", "pastel", "dull"):
+        modifier = next(m for m in colours.modifiers().values() if m.name == name)
+        pairs = [
+            (table[rest], lab)
+            for whole, lab in table.items()
+            for first, _, rest in [whole.partition(" ")]
+            if rest in table and " " not in rest and colours.modifier(first) == modifier
+        ]
+        assert len(pairs) >= 5
+        shift = statistics.median(lab[0] - base[0] for base, lab in pairs)
+        assert abs(shift - modifier.lightness) < 0.006, name
