@@ -80,8 +80,10 @@ def index() -> dict[str, tuple[Thing, ...]]:
 @lru_cache(maxsize=8192)  # the same clue words come back at every decision
 def lookup(word: str) -> tuple[Thing, ...]:
     """The things a clue word names: exactly, as a plural of a listed name, as the
-    Polish adjective made from it ("malinowy", "wiśniowa": raspberry-, cherry-coloured), as
-    an adjective made from it in another way (``_DERIVED``), or by its dictionary form."""
+    Polish adjective made from it ("malinowy", "wiśniowa": raspberry-, cherry-coloured), or
+    as an adjective made from it in another way (``_DERIVED``). Not by simplemma's
+    dictionary form: its Polish table alone costs 3.8 s of CPU and ~400 MiB in the bots'
+    worker, for inflected forms people seldom write as a colour clue."""
     folded = fold(word)
     table = index()
     if folded in table:
@@ -91,31 +93,7 @@ def lookup(word: str) -> tuple[Thing, ...]:
             stem = folded[: -len(suffix)] + replacement
             if stem in table:
                 return table[stem]
-    return _lemma_lookup(word, folded)
-
-
-def _lemma_lookup(word: str, folded: str) -> tuple[Thing, ...]:
-    """The things a word's dictionary form names (simplemma, each room language): inflected
-    Polish, Portuguese and Spanish forms the endings above do not undo ("śliwkami")."""
-    import simplemma
-
-    for language, code in zip(LANGUAGES, ("en", "pt", "es", "pl"), strict=True):
-        lemma = fold(simplemma.lemmatize(word, lang=code))
-        # Only that language's names: pt "for" is a form of "ser" (to be), pl "ser" cheese.
-        found = _by_language(language).get(lemma, ()) if lemma != folded else ()
-        if found:
-            return found
     return ()
-
-
-@cache
-def _by_language(language: str) -> dict[str, tuple[Thing, ...]]:
-    """Folded name in ``language`` → the things it names."""
-    table: dict[str, tuple[Thing, ...]] = {}
-    for thing in things():
-        for name in thing.names[language]:
-            table[fold(name)] = (*table.get(fold(name), ()), thing)
-    return table
 
 
 # Plurals people write ("cherries", "limones", "truskawki"), then Polish adjectives in -owy
