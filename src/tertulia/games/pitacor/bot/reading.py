@@ -176,8 +176,9 @@ def _name_vectors(encoder: meaning.Encoder) -> tuple[list[str], list[Lab], Any]:
 # The survey's names (``survey``, "dark pink", "swamp", "greenish blue") are read beside the
 # lexicon's, with the colours people meant: an English word the lexicon lacks finds the
 # colour words people use near it. On the tuning cases the lexicon does not know, 0.44 → 0.59
-# points (0.44 → 0.46 on those that are not themselves survey names); ~0.5 s of CPU once per
-# worker to encode the 474 names. False: the lexicon alone (benchmarks compare the two).
+# points; on the 97 tuning cases that are not themselves survey names, 1.76 → 1.77 (a few
+# tenths of a second of CPU once per worker to encode the 474 names). False: the lexicon
+# alone (to compare).
 SURVEY_ANCHORS = True
 
 
