@@ -39,6 +39,7 @@ from tertulia.games.haiclue.settings import Deck
 from tertulia.games.pitacor import bot as pitacor_bot
 from tertulia.games.pitacor.bot import colours
 from tertulia.games.pitacor.bot import reading as pitacor_reading
+from tertulia.games.pitacor.bot.survey import as_people_name
 from tertulia.games.pitacor.scoring import guesser_points
 from tertulia.text import meaning
 from tertulia.text.normalize import fold
@@ -173,9 +174,11 @@ def pitacor_left_out() -> None:
     points = []
     for name in range(len(names)):
         thing = int(owners[name])
+        if thing < 0:  # a survey name read beside the lexicon's: not a thing of it
+            continue
         reading = pitacor_reading.vector_reading(encoder, vectors[name], leave_out=thing)
         cell = pitacor_bot.cells_for(board, reading, set(), None, 1)[0]
-        target = board.nearest(things[thing].lab)
+        target = board.nearest(as_people_name(things[thing].lab))  # as the bot pictures it
         points.append(guesser_points(board.rings(cell, target), settings))
     print(
         f"\nPitacor, lexicon names read as unknown words: {sum(points) / len(points):.2f} "

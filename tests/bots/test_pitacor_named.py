@@ -11,7 +11,7 @@ import pytest
 
 from tertulia.bots.base import Level
 from tertulia.games.pitacor import bot, clues
-from tertulia.games.pitacor.bot import colours, named
+from tertulia.games.pitacor.bot import colours, named, survey
 from tertulia.games.pitacor.bot.reading import Reading, read
 
 BOARD = colours.board("classic")
@@ -40,8 +40,12 @@ def test_the_data_set_copies_no_colour_of_the_survey_the_frozen_cases_use() -> N
 
 
 @pytest.mark.parametrize(("word", "stem"), [("coppery", "copper"), ("tealish", "teal")])
-def test_english_forms_of_a_name_read_as_the_name(word: str, stem: str) -> None:
-    assert named.named(word) is not None and named.named(word) == named.named(stem)
+def test_english_forms_of_a_name_read_as_the_name_less_vivid(word: str, stem: str) -> None:
+    """An "-ish"/"-y" form is the name's colour at the survey's "-ish" chroma (greenish is
+    less vivid than green), the same lightness and hue."""
+    form, name = named.named(word), named.named(stem)
+    assert form is not None and name is not None
+    assert form == survey.ish(name)
 
 
 def test_a_word_the_lexicon_lacks_is_read_from_the_data_set(no_model) -> None:

@@ -10,7 +10,7 @@ lightness and chroma.
 
 from __future__ import annotations
 
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from importlib.resources import files
 from typing import Any
 
@@ -77,14 +77,18 @@ def index() -> dict[str, tuple[Thing, ...]]:
     return {name: tuple(bucket) for name, bucket in table.items()}
 
 
+@lru_cache(maxsize=8192)  # the same clue words come back at every decision
 def lookup(word: str) -> tuple[Thing, ...]:
-    """The things a clue word names: exactly, as a plural of a listed name, or as the
-    Polish adjective made from it ("malinowy", "wiśniowa": raspberry-, cherry-coloured)."""
+    """The things a clue word names: exactly, as a plural of a listed name, as the
+    Polish adjective made from it ("malinowy", "wiśniowa": raspberry-, cherry-coloured), or
+    as an adjective made from it in another way (``_DERIVED``). Not by simplemma's
+    dictionary form: its Polish table alone costs 3.8 s of CPU and ~400 MiB in the bots'
+    worker, for inflected forms people seldom write as a colour clue."""
     folded = fold(word)
     table = index()
     if folded in table:
         return table[folded]
-    for suffix, replacement in _ENDINGS:
+    for suffix, replacement in _ENDINGS + _DERIVED:
         if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
             stem = folded[: -len(suffix)] + replacement
             if stem in table:
@@ -98,6 +102,23 @@ _ENDINGS = (
     ("ies", "y"), ("es", ""), ("s", ""), ("y", ""), ("i", ""), ("y", "a"), ("i", "a"),
     *((f"ow{end}", stem) for end in ("y", "a", "e", "ego", "ej", "ym", "ą") for stem in ("a", "")),
 )  # fmt: skip
+# Adjectives made from a noun, tried after those (issue 32, "Polish and Portuguese forms"):
+# Polish -asty, -awy, -isty, -aty, -any, -ny in any gender or case ("ceglasty" ← "cegła",
+# "złocisty" ← "złoto"), Spanish and Portuguese -oso, -izo, -ento, -ado, -eado ("arcilloso" ←
+# "arcilla", "barrento" ← "barro", "ferrugento" ← "ferrugem").
+_DERIVED = tuple(
+    (f"{suffix}{end}", stem)
+    for suffix, ends in (
+        *(
+            (s, ("y", "a", "e", "ego", "ej", "ym", "ą", "i"))
+            for s in ("ast", "aw", "ist", "at", "an", "n")
+        ),
+        *((s, ("o", "a", "os", "as")) for s in ("os", "iz", "ent", "ead", "ad")),
+    )
+    for end in ends
+    for stem in ("a", "o", "e", "", "em")
+    if not (stem == "em" and suffix != "ent")
+)
 
 
 class Modifier(msgspec.Struct, frozen=True):

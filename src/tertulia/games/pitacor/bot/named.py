@@ -11,7 +11,9 @@ left are other people's colours for those names and thousands of others ("burnt 
 
 A clue word the lexicon (``colours.lookup``) does not know is looked up here as written, then
 as an English form of a listed name ("tealish" ← "teal", "rusty" ← "rust", "golden" ←
-"gold"); a two-word clue is looked up whole first ("burnt sienna").
+"gold"; an "-ish"/"-y" form less vivid, as the survey's "greenish" is beside "green"); a
+two-word clue is looked up whole first ("burnt sienna"). The xkcd survey's own names
+(``survey``, CC0; none a frozen case could be looked up by) come before this data set's.
 """
 
 from __future__ import annotations
@@ -21,11 +23,15 @@ from importlib.resources import files
 
 from tertulia.text.normalize import fold
 
+from . import survey
 from .colours import Lab, to_lab
 
-# English forms made from a name, tried in this order: "-ish" and "-y" blends, "-en"
-# materials, plurals.
-_FORMS = (("ish", ""), ("ish", "e"), ("y", ""), ("y", "e"), ("ey", ""), ("en", ""), ("s", ""))
+# English forms made from a name, tried in this order: "-ish" and "-y" blends (True: less
+# vivid than the name, ``survey.ish``), "-en" materials, plurals.
+_FORMS = (
+    ("ish", "", True), ("ish", "e", True), ("y", "", True), ("y", "e", True), ("ey", "", True),
+    ("en", "", False), ("s", "", False),
+)  # fmt: skip
 
 
 @cache
@@ -41,16 +47,24 @@ def table() -> dict[str, Lab]:
 
 
 def named(text: str) -> Lab | None:
-    """The colour the data set gives ``text`` (a word or a two-word clue), or None."""
+    """The colour people give ``text`` (a word or a two-word clue), or None: the survey's
+    own name first (``survey``: how people name colours), then the data set's, pictured as
+    people picture a name (``survey.as_people_name``)."""
     folded = " ".join(fold(text).split())
-    names = table()
-    if folded in names:
-        return names[folded]
-    if " " in folded:
-        return None
-    for suffix, replacement in _FORMS:
+    found = _named(folded)
+    if found is not None or " " in folded:
+        return found
+    for suffix, replacement, blend in _FORMS:
         if folded.endswith(suffix) and len(folded) > len(suffix) + 2:
-            stem = folded[: -len(suffix)] + replacement
-            if stem in names:
-                return names[stem]
+            found = _named(folded[: -len(suffix)] + replacement)
+            if found is not None:
+                return survey.ish(found) if blend else found
     return None
+
+
+def _named(folded: str) -> Lab | None:
+    """A name's colour: the survey's, else color-name-list's as people picture a name."""
+    if folded in survey.table():
+        return survey.table()[folded]
+    found = table().get(folded)
+    return None if found is None else survey.as_people_name(found)
