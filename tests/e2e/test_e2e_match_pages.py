@@ -1,0 +1,161 @@
+"""Issue 31 in Chromium, the match's side: "A page for every finished match" (`/m/<id>`),
+reached from the podium, the recap and "Your matches" on the home page, with its replay
+"at the pace the reader chooses", on a phone and a laptop; axe on the new page and on home.
+Computer players make the match short (``TERTULIA_BOT_DELAY``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from a11y import Audit
+from e2e_actions import LAPTOP, PHONE, create_room, no_horizontal_scroll
+from pitacor_steps import play_until_the_podium, set_setting
+from playwright.sync_api import Page, expect
+
+MATCH_URL = re.compile(r"/m/([A-Za-z0-9_-]{16})$")
+
+# Every text the page paints on a canvas, to read the recap image's words back.
+RECORD_CANVAS_TEXT = """
+window.__painted = [];
+const fillText = CanvasRenderingContext2D.prototype.fillText;
+CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+  window.__painted.push(String(text));
+  return fillText.call(this, text, ...rest);
+};
+"""
+
+
+@pytest.fixture(autouse=True)
+def quick_bots(monkeypatch):
+    """Before the ``server`` fixture starts the server: quick computer players."""
+    monkeypatch.setenv("TERTULIA_BOT_DELAY", "0.05-0.15")
+
+
+def finish_a_pitacor_match_with_bots(page: Page) -> str:
+    """Ana's private room, two computer players, a goal of 3: played to the podium. Returns
+    the match page's id, as the podium links to it."""
+    create_room(page, "Ana")
+    page.locator("#add-bot").click()
+    page.locator("#add-bot").click()
+    expect(page.locator("#seats li.is-bot")).to_have_count(2)
+    set_setting(page, "goal", 3)
+    set_setting(page, "reveal_seconds", 0)
+    page.locator("#start-match").click()
+    page.locator("#pitacor-board .pc-cell").first.wait_for()
+    play_until_the_podium(page)
+    link = page.locator("#match-page-link")
+    expect(link).to_be_visible()
+    found = MATCH_URL.search(link.get_attribute("href") or "")
+    assert found, link.get_attribute("href")
+    return found[1]
+
+
+def test_a_finished_match_from_your_matches_to_its_replay_on_a_phone(player, server, artifacts):
+    """Issue 31.3–4: "a Chromium test finishes a match, closes the room, and opens the page
+    and the replay from "Your matches" on a phone"; "The podium and the recap link to it; the
+    download image carries the address"; private pages are "not listed, `noindex`"."""
+    page = player(viewport=PHONE)
+    page.add_init_script(RECORD_CANVAS_TEXT)
+    page.reload()
+    match_id = finish_a_pitacor_match_with_bots(page)
+    # The recap links to the page too, and its image carries the page's address.
+    recap_link = page.locator("#pitacor-recap-page")
+    expect(recap_link).to_have_attribute("href", f"/m/{match_id}")
+    history = page.locator("#pitacor-history-card")
+    if history.get_attribute("open") is None:
+        history.locator("summary").click()
+    page.evaluate("window.__painted = []")
+    with page.expect_download():
+        page.locator("#pitacor-recap-download").click()
+    painted = page.evaluate("window.__painted")
+    assert f"{server.url}/m/{match_id}" in painted, painted[-5:]
+
+    # Ana leaves: nobody is left in the room (housekeeping closes it later); the match stays.
+    page.locator("#leave-room").click()
+    page.locator("dialog.confirm button.danger").click()
+    page.wait_for_url(f"{server.url}/")
+    mine = page.locator("#my-matches")
+    expect(mine.locator(".my-match")).to_have_count(1)
+    expect(page.locator("#my-matches-title")).to_have_text("Your matches")
+    expect(page.locator("#recent-title")).to_have_text("Recent public matches")
+    # A private match is not listed among the public ones.
+    expect(page.locator(f"#recent-matches a[href='/m/{match_id}']")).to_have_count(0)
+    row = mine.locator(".my-match").first
+    expect(row.locator(".my-match-head")).to_contain_text("Pitacor")
+    expect(row.locator(".my-match-result")).to_contain_text(re.compile(r"You won|Place \d of 3"))
+    assert no_horizontal_scroll(page)
+    page.screenshot(path=str(artifacts / "match-your-matches-phone.png"), full_page=True)
+    row.locator("a.my-match-link").click()
+
+    page.wait_for_url(re.compile(f"/m/{match_id}$"))
+    expect(page.locator("#match-scores li")).to_have_count(3)
+    expect(page.locator("#match-title")).to_have_text("Pitacor match")
+    # Private: noindex, and no player's name in the document's title.
+    expect(page.locator("meta[name=robots]")).to_have_attribute("content", "noindex")
+    assert "Ana" not in page.title()
+    places = page.locator("#match-scores .match-place").all_inner_texts()
+    assert places == sorted(places)  # podium order
+    # The replay opens on the end: the podium with the recap.
+    position = page.locator("#replay-position")
+    expect(position).to_contain_text("The end")
+    page.locator("#match-replay #pitacor-podium").wait_for()
+    assert no_horizontal_scroll(page)
+    page.screenshot(path=str(artifacts / "match-page-phone.png"), full_page=True)
+
+    # Step by step from the start: the giver's clue appears when it was given.
+    page.locator("#replay-start").click()
+    expect(position).to_contain_text("step 0 of")
+    expect(page.locator("#replay-prev")).to_be_disabled()
+    clues = page.locator("#match-replay #pitacor-clues")
+    steps = int(re.search(r"of (\d+)", position.inner_text())[1])
+    assert steps >= 3
+    page.locator("#replay-next").click()
+    expect(position).to_contain_text(f"Step 1 of {steps}")
+    page.locator("#replay-next").click()
+    expect(position).to_contain_text(f"Step 2 of {steps}")
+    page.locator("#replay-prev").click()
+    expect(position).to_contain_text(f"Step 1 of {steps}")
+    # Played at the quickest pace, it runs to the end by itself, clue and all.
+    page.locator("#replay-pace").select_option("1")
+    page.locator("#replay-play").click()
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "true")
+    expect(clues).not_to_be_empty(timeout=steps * 1_500)
+    expect(position).to_contain_text("The end", timeout=steps * 1_500)
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
+    assert no_horizontal_scroll(page)
+
+
+def test_a_dead_match_link_says_the_match_is_not_kept(player, server):
+    """Issue 31.3: the page "is removed with the match after `--keep-days`": a link to a
+    match that is not kept says so in plain words."""
+    page = player(viewport=PHONE)
+    page.goto(f"{server.url}/m/AAAAAAAAAAAAAAAA")
+    expect(page.locator("#match-problem .problem")).to_have_text(
+        "This match is not kept (any more). Finished matches are kept for a while, then "
+        "removed; check the link."
+    )
+    expect(page.locator("meta[name=robots]")).to_have_attribute("content", "noindex")
+
+
+def test_the_match_page_and_home_pass_axe_on_a_phone_and_a_laptop(player, server, artifacts):
+    """Issue 31.3: "Pages follow the existing languages, phone and laptop" — and no counted
+    axe violation on the new page nor on home with "Your matches"."""
+    page = player(viewport=LAPTOP)
+    match_id = finish_a_pitacor_match_with_bots(page)
+    audit = Audit()
+    page.locator("#match-page-link").click()  # from the podium, as a player goes
+    page.wait_for_url(re.compile(f"/m/{match_id}$"))
+    for size in (PHONE, LAPTOP):
+        page.set_viewport_size(size)
+        page.goto(f"{server.url}/m/{match_id}")
+        page.locator("#match-replay #pitacor-podium").wait_for()
+        audit.run(page, "match page")
+        page.screenshot(path=str(artifacts / f"match-page-{size['width']}.png"), full_page=True)
+        page.locator("#replay-start").click()
+        expect(page.locator("#replay-position")).to_contain_text("step 0")
+        audit.run(page, "match page replay")
+        page.goto(f"{server.url}/")
+        page.locator("#my-matches .my-match").first.wait_for()
+        audit.run(page, "home")
+    audit.check()
