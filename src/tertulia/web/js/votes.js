@@ -86,8 +86,15 @@ export function createVotes(app) {
 
   begin.addEventListener("click", async () => {
     begin.disabled = true;
-    await request("vote_remove", { player: target.value, reason: reason.value }, startError);
-    begin.disabled = false;
+    try {
+      await app.conn.request("vote_remove", { player: target.value, reason: reason.value });
+      showError(startError, null);
+      start.open = false; // folded again for the next time: the running vote says the rest
+    } catch (error) {
+      showError(startError, error);
+    } finally {
+      begin.disabled = false;
+    }
   });
   const vote = (answer) => request("vote", { yes: answer }, voteError);
   yes.addEventListener("click", () => vote(true));
