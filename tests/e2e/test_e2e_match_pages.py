@@ -5,6 +5,7 @@ Computer players make the match short (``TERTULIA_BOT_DELAY``)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -159,3 +160,35 @@ def test_the_match_page_and_home_pass_axe_on_a_phone_and_a_laptop(player, server
         page.locator("#my-matches .my-match").first.wait_for()
         audit.run(page, "home")
     audit.check()
+
+
+def test_a_player_who_hid_their_name_is_a_removed_player_on_the_page(player, server):
+    """Issue 31.3: "a player who was removed does not appear by name if they asked to hide
+    it (say what you chose)": the page words them "A removed player", in the scores and in
+    every step of the replay (the JSON gives ``name: null`` and a placeholder nickname in the
+    views; here the real page's JSON, with Ana hidden as the server would hide her)."""
+    page = player()
+    match_id = finish_a_pitacor_match_with_bots(page)
+    page.locator("#match-page-link").click()
+    page.locator("#match-replay #pitacor-podium").wait_for()
+    match = page.evaluate(f"fetch('/api/matches/{match_id}').then(r => r.json())")
+    for seat in match["players"]:
+        if seat["name"] == "Ana":
+            seat.update(name=None, hidden=True)
+    body = json.dumps(match).replace('"nickname": "Ana"', '"nickname": "?1"')
+    assert '"?1"' in body
+    page.route(
+        f"**/api/matches/{match_id}",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=body),
+    )
+    page.reload()
+    page.locator("#match-replay #pitacor-podium").wait_for()
+    expect(page.locator("#match-scores .is-hidden .name")).to_have_text("A removed player")
+    expect(page.locator("#match-replay #pitacor-podium")).to_contain_text("A removed player")
+    for at in ("#replay-end", "#replay-start"):
+        if page.locator(at).is_enabled():
+            page.locator(at).click()
+        replay = page.locator("#match-replay")
+        expect(replay).not_to_contain_text("?1")
+        expect(replay).not_to_contain_text("Ana")
+    expect(page.locator("#match-page")).not_to_contain_text("Ana")

@@ -140,13 +140,20 @@ export function createVotes(app) {
     clockTimer = setInterval(paintClock, 250);
   }
 
+  /** A vote's start and end, from the push's events (said to screen readers too: the card
+   * appearing is not enough for a live region). */
   function paintEnd(events) {
     for (const event of events || []) {
-      if (event.kind === "removal.started") result.hidden = true;
+      if (event.kind === "removal.started") {
+        result.hidden = true;
+        app.announce("votes.question", { by: nameOf(event.by), name: nameOf(event.player), reason: t(`votes.reason.${event.reason}`) });
+      }
       if (event.kind !== "removal.ended") continue;
       const key = { removed: "votes.result.removed", kept: "votes.result.kept", gone: "votes.result.gone" }[event.result] || "votes.result.kept";
-      tx(resultText, key, { name: nameOf(event.player), yes: event.yes ?? 0, no: event.no ?? 0 });
+      const params = { name: nameOf(event.player), yes: event.yes ?? 0, no: event.no ?? 0 };
+      tx(resultText, key, params);
       result.hidden = false;
+      app.announce(key, params);
     }
   }
 
