@@ -10,7 +10,9 @@ import re
 
 import pytest
 from a11y import Audit
-from e2e_actions import LAPTOP, PHONE, create_room, no_horizontal_scroll
+from e2e_actions import LAPTOP, PHONE, create_room, no_horizontal_scroll, play_now, set_nickname
+from haiclue_steps import play_until_the_end
+from haiclue_steps import screen as haiclue_screen
 from pitacor_steps import play_until_the_podium, set_setting
 from playwright.sync_api import Page, expect
 
@@ -192,3 +194,34 @@ def test_a_player_who_hid_their_name_is_a_removed_player_on_the_page(player, ser
         expect(replay).not_to_contain_text("?1")
         expect(replay).not_to_contain_text("Ana")
     expect(page.locator("#match-page")).not_to_contain_text("Ana")
+
+
+def test_a_haiclue_game_replays_round_by_round(player, artifacts):
+    """Issue 31.3: "a step-by-step replay (round by round, with the clues, markers and
+    guesses in the order they happened)" — a Haiclue game with computer players, its page
+    opened from the podium, its rounds chosen one by one."""
+    page = player()
+    set_nickname(page, "Ana")
+    play_now(page, "haiclue")
+    haiclue_screen(page).wait_for()
+    play_until_the_end(page)
+    page.locator("#match-page-link").click()
+    replay = page.locator("#match-replay #haiclue")
+    expect(replay).to_have_attribute("data-phase", "ended")
+    expect(page.locator("#match-scores li")).to_have_count(3)
+    position = page.locator("#replay-position")
+    page.locator("#replay-start").click()
+    expect(position).to_contain_text("step 0 of")
+    expect(replay).not_to_have_attribute("data-phase", "ended")
+    rounds = page.locator("#replay-round option").all_inner_texts()
+    assert len(rounds) >= 2, rounds  # each player gives clues in a cycle
+    for number in range(1, len(rounds) + 1):
+        page.locator("#replay-round").select_option(str(number))
+        expect(position).to_contain_text(
+            "step 0 of" if number == 1 else f"round {number} ·", ignore_case=True
+        )
+    page.locator("#replay-next").click()
+    page.screenshot(path=str(artifacts / "match-replay-haiclue.png"), full_page=True)
+    page.locator("#replay-end").click()
+    expect(replay).to_have_attribute("data-phase", "ended")
+    expect(page.locator("#match-replay .recap-download")).to_be_visible()
