@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+import pinto_steps as pinto
 import pytest
 from a11y import Audit
 from e2e_actions import LAPTOP, PHONE, create_room, no_horizontal_scroll, play_now, set_nickname
@@ -225,3 +226,35 @@ def test_a_haiclue_game_replays_round_by_round(player, artifacts):
     page.locator("#replay-end").click()
     expect(replay).to_have_attribute("data-phase", "ended")
     expect(page.locator("#match-replay .recap-download")).to_be_visible()
+
+
+def test_a_pinto_match_page_shows_its_drawings_in_the_album_and_the_replay(player):
+    """Issue 31.3: the recap "(… Pintó album — only what reveals showed, as on the podium)":
+    three people draw one round; the page's album and its replay draw every drawing (a
+    drawing is a blob of the page's JSON)."""
+    pages = [player() for _ in range(3)]
+    pinto.start_pinto(
+        pages, ["Ana", "Bo", "Cy"], settings={"rounds": 1, "first_artist": "first_seat"}
+    )
+    for page, title in zip(pages, ("lighthouse", "umbrella", "volcano"), strict=True):
+        pinto.wait_for(page, phase="create", todo="write_title")
+        pinto.write_title(page, title)
+        pinto.draw(page)
+        pinto.reveal(page)
+    for page in pages:
+        pinto.finish_with_blanks(page)
+    ana = pages[0]
+    while pinto.screen(ana).get_attribute("data-phase") != "ended":
+        for page in pages:
+            if page.locator("#pn-accept").is_visible():
+                pinto.accept_marks(page)
+        ana.wait_for_timeout(100)
+    ana.locator("#match-page-link").click()
+    replay = ana.locator("#match-replay #pinto")
+    expect(replay).to_have_attribute("data-phase", "ended")
+    album = ana.locator("#match-replay #pn-recap .pn-album canvas.pn-art")
+    expect(album).to_have_count(3)
+    expect(ana.locator("#match-replay .pn-art-missing")).to_have_count(0)
+    ana.locator("#replay-prev").click()  # the judging of the last drawing
+    expect(replay).not_to_have_attribute("data-phase", "ended")
+    expect(ana.locator("#match-replay .pn-art-missing")).to_have_count(0)
