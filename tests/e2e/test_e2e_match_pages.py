@@ -132,7 +132,8 @@ def test_a_finished_match_from_your_matches_to_its_replay_on_a_phone(player, ser
 
 def test_a_dead_match_link_says_the_match_is_not_kept(player, server):
     """Issue 31.3: the page "is removed with the match after `--keep-days`": a link to a
-    match that is not kept says so in plain words."""
+    match that is not kept says so in plain words; and "a guessed id is refused like a room
+    code", in the rate limit's words."""
     page = player(viewport=PHONE)
     page.goto(f"{server.url}/m/AAAAAAAAAAAAAAAA")
     expect(page.locator("#match-problem .problem")).to_have_text(
@@ -140,6 +141,21 @@ def test_a_dead_match_link_says_the_match_is_not_kept(player, server):
         "removed; check the link."
     )
     expect(page.locator("meta[name=robots]")).to_have_attribute("content", "noindex")
+    # Guessing ids is refused like guessing room codes, and the page says so.
+    statuses = page.evaluate(
+        """async () => {
+            const seen = [];
+            for (let i = 0; i < 15 && !seen.includes(429); i++) {
+                seen.push((await fetch(`/api/matches/BBBBBBBBBBBBBBB${i % 10}`)).status);
+            }
+            return seen;
+        }"""
+    )
+    assert statuses[-1] == 429, statuses
+    page.reload()
+    expect(page.locator("#match-problem .problem")).to_have_text(
+        "Too many room codes tried; wait a minute and try again."
+    )
 
 
 def test_the_match_page_and_home_pass_axe_on_a_phone_and_a_laptop(player, server, artifacts):
