@@ -148,3 +148,41 @@ def test_the_host_chooses_the_level_of_a_computer_player_who_stands_in(player):
     expect(ana.locator(".stand-in.is-playing")).to_have_count(1)
     (asked,) = [m for m in sent if m.get("type") == "stand_in"]
     assert asked["level"] == "beginner"
+
+
+def test_a_player_voted_out_of_a_match_who_hid_their_name_is_not_named_on_its_page(player):
+    """Issue 31.1 and 31.3: "In a match, a removed player's turn is handled as a drop" (here
+    the match is left with too few players, and ends); "a player who was removed does not
+    appear by name if they asked to hide it"."""
+    ana, bo, cy = player(), player(viewport=PHONE), player(viewport=PHONE)
+    code = create_room(ana, "Ana", public=True)
+    join_room(bo, "Bo", code)
+    join_room(cy, "Cy", code)
+    bo.locator("#vote-start").wait_for()  # the way to start a vote, before the match too
+    ana.locator("#start-match").click()
+    for page in (ana, bo, cy):
+        page.locator("#pitacor-board .pc-cell").first.wait_for()
+    # In a match the way to start a vote sits under the game, folded.
+    assert cy.evaluate(
+        "document.getElementById('vote-start').compareDocumentPosition("
+        "document.getElementById('game-area')) & Node.DOCUMENT_POSITION_PRECEDING"
+    )
+    cy.locator("#vote-start summary").click()
+    options = cy.locator("#vote-player option")
+    bo_id = options.filter(has_text="Bo").get_attribute("value")
+    cy.locator("#vote-player").select_option(bo_id)
+    cy.locator("#vote-reason").select_option("away")
+    cy.locator("#vote-begin").click()
+    bo.locator("#hide-name").check()
+    expect(bo.locator("#hide-name")).to_be_checked()
+    ana.locator("#vote-yes").click()
+    bo.wait_for_url(re.compile(r"/$"))
+    # Two players left: the match ends; its page does not name Bo.
+    link = ana.locator("#match-page-link")
+    expect(link).to_be_visible()
+    link.click()
+    scores = ana.locator("#match-scores")
+    expect(scores.locator("li")).to_have_count(3)
+    expect(scores.locator(".is-hidden .name")).to_have_text("A removed player")
+    expect(ana.locator("#match-page")).not_to_contain_text("Bo")
+    expect(ana.locator("#match-when")).to_contain_text("too few players")

@@ -243,7 +243,7 @@ export function mount(main, app, { code }) {
     }
     if (gameLoading) return; // the newest push is rendered when loading ends
     dropLobby();
-    replace(body, offerSlot, votes.el, rematchBox, pageLink, standIns.el, tip, gameHost); // the way on first: the podium is long
+    replace(body, offerSlot, votes.el, rematchBox, pageLink, standIns.el, tip, gameHost, votes.start); // the way on first: the podium is long
     gameLoading = Promise.all([screenFor(name, app.games()), staticDataOf(name)]);
     const [module, staticData] = await gameLoading;
     gameLoading = null;
@@ -324,7 +324,7 @@ export function mount(main, app, { code }) {
         lobby = createLobby(app);
         // The first-timer's offer heads the lobby's column (above both columns it pushed the
         // chat's box below the fold on a laptop).
-        replace(body, offerSlot, votes.el, lobby.el);
+        replace(body, offerSlot, votes.el, votes.start, lobby.el);
       }
       lobby.update(push);
       chat.setAllowed(true);

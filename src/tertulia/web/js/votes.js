@@ -11,7 +11,8 @@
 //   (`hide_name`): where it matters, as the protocol suggests.
 // - The end: "Bo was removed (2 yes, 1 no)", kept, or "ended: they left", until the next vote
 //   or until dismissed.
-// - Starting one: "Vote to remove a player", folded, when the room allows votes now.
+// - Starting one: "Vote to remove a player", folded, when the room allows votes now (`start`,
+//   placed by the room: above the lobby, under the game).
 
 import { h, ht, label, replace, showError, tx } from "./dom.js";
 import { t } from "./i18n.js";
@@ -76,7 +77,9 @@ export function createVotes(app) {
   );
   for (const input of [target, reason]) input.addEventListener("change", () => showError(startError, null));
 
-  const el = h("div", { class: "votes-box", id: "votes" }, result, running, start);
+  // Two places: the vote (its end) on top, where everyone sees it at once; the folded way to
+  // start one is the room's to place (under the game in a match: the board keeps the top).
+  const el = h("div", { class: "votes-box", id: "votes" }, result, running);
 
   const request = (type, fields, slot) =>
     app.conn.request(type, fields).then(
@@ -183,6 +186,7 @@ export function createVotes(app) {
 
   return {
     el,
+    start,
     update,
     destroy() {
       clearInterval(clockTimer);
