@@ -179,6 +179,13 @@ def test_the_match_page_and_home_pass_axe_on_a_phone_and_a_laptop(player, server
         page.locator("#my-matches .my-match").first.wait_for()
         audit.run(page, "home")
     audit.check()
+    # The page follows the reader's language.
+    page.goto(f"{server.url}/m/{match_id}")
+    page.locator("#language").select_option("pl")
+    expect(page.locator("#match-title")).to_have_text("Mecz: Pitacor")
+    expect(page.locator("#replay-position")).to_contain_text("Koniec")
+    expect(page.locator("#match-scores-title")).to_have_text("Wyniki końcowe")
+    assert "Zakończony mecz" in page.title()
 
 
 def test_a_player_who_hid_their_name_is_a_removed_player_on_the_page(player, server):

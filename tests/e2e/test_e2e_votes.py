@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from a11y import Audit
 from e2e_actions import PHONE, a_match_where_bo_dropped, create_room, join_room
 from playwright.sync_api import expect
 
@@ -56,7 +57,11 @@ def test_the_players_vote_someone_out_who_may_not_come_back(player, server, arti
     bo.locator("#hide-name").check()
     expect(cy.locator("#vote-progress")).to_have_text("Voted: 0 of 1")
     cy.screenshot(path=str(artifacts / "vote-running-phone.png"), full_page=True)
+    audit = Audit()
+    audit.run(cy, "a running vote, a voter")
+    audit.run(bo, "a running vote, its target")
     cy.locator("#vote-yes").click()
+    audit.check()
 
     # The result, for everyone still here; Bo is sent home with the reason.
     for page in (ana, cy):

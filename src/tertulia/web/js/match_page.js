@@ -69,6 +69,11 @@ export function mount(main, app, { id }) {
     if (destroyed) return;
     if (match.public) robots.remove();
     await show(match);
+    // A hidden player's words are drawn into the scores and the replay's views: in another
+    // language, the page is drawn again (the rest follows by itself, retranslate()).
+    if (match.players.some((p) => p.hidden || p.name == null)) {
+      cleanups.push(onLanguageChange(() => !destroyed && (replay?.destroy(), show(match))));
+    }
   }
 
   function problem(key) {
