@@ -63,6 +63,7 @@ def test_a_finished_match_from_your_matches_to_its_replay_on_a_phone(player, ser
     page.add_init_script(RECORD_CANVAS_TEXT)
     page.reload()
     match_id = finish_a_pitacor_match_with_bots(page)
+    page.screenshot(path=str(artifacts / "match-podium-link-phone.png"))
     # The recap links to the page too, and its image carries the page's address.
     recap_link = page.locator("#pitacor-recap-page")
     expect(recap_link).to_have_attribute("href", f"/m/{match_id}")
