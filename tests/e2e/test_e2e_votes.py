@@ -191,3 +191,31 @@ def test_a_player_voted_out_of_a_match_who_hid_their_name_is_not_named_on_its_pa
     expect(scores.locator(".is-hidden .name")).to_have_text("A removed player")
     expect(ana.locator("#match-page")).not_to_contain_text("Bo")
     expect(ana.locator("#match-when")).to_contain_text("too few players")
+
+
+def test_a_vote_against_the_host_keeps_them_and_ties_their_hands_meanwhile(player):
+    """Issue 31.1: "the table can do nothing" when the host spoils the game — now it can
+    vote; "The host's kick stays", but not against the voters while the room votes on the
+    host; a vote that cannot reach a majority keeps the player."""
+    ana, bo, cy = player(), player(viewport=PHONE), player(viewport=PHONE)
+    code = create_room(ana, "Ana", public=True)
+    join_room(bo, "Bo", code)
+    join_room(cy, "Cy", code)
+    ana_id = ana.locator("#seats li.is-me").get_attribute("data-player")
+    bo.locator("#vote-start summary").click()
+    bo.locator("#vote-player").select_option(ana_id)
+    bo.locator("#vote-reason").select_option("offensive")
+    bo.locator("#vote-begin").click()
+    expect(ana.locator("#vote-question")).to_have_text(
+        "Bo asks to remove Ana: offensive behaviour."
+    )
+    ana.get_by_role("button", name="Remove Bo").click()
+    ana.get_by_role("dialog").get_by_role("button", name="Remove").click()
+    expect(ana.locator("#seat-error")).to_have_text(
+        "You can't remove anyone while the room votes on you."
+    )
+    cy.locator("#vote-no").click()
+    for page in (ana, bo, cy):
+        expect(page.locator("#vote-result-text")).to_have_text("Ana stays (0 yes, 1 no).")
+        expect(page.locator("#vote-running")).to_be_hidden()
+    expect(ana.locator("#seats li")).to_have_count(3)
