@@ -36,10 +36,10 @@ def quick_bots(monkeypatch):
     monkeypatch.setenv("TERTULIA_BOT_DELAY", "0.05-0.15")
 
 
-def finish_a_pitacor_match_with_bots(page: Page) -> str:
-    """Ana's private room, two computer players, a goal of 3: played to the podium. Returns
-    the match page's id, as the podium links to it."""
-    create_room(page, "Ana")
+def finish_a_pitacor_match_with_bots(page: Page, *, public: bool = False) -> str:
+    """Ana's room (private unless ``public``), two computer players, a goal of 3: played to
+    the podium. Returns the match page's id, as the podium links to it."""
+    create_room(page, "Ana", public=public)
     page.locator("#add-bot").click()
     page.locator("#add-bot").click()
     expect(page.locator("#seats li.is-bot")).to_have_count(2)
@@ -282,3 +282,30 @@ def test_a_pinto_match_page_shows_its_drawings_in_the_album_and_the_replay(playe
     ana.locator("#replay-prev").click()  # the judging of the last drawing
     expect(replay).not_to_have_attribute("data-phase", "ended")
     expect(ana.locator("#match-replay .pn-art-missing")).to_have_count(0)
+
+
+def test_a_public_match_is_listed_and_its_page_may_be_indexed(player, server):
+    """Issue 31.3–4: "Private matches' pages are reachable only through the link (not
+    listed, `noindex`)" — a public one is listed under "Recent matches", which "says it shows
+    public ones", and its page has no noindex (nor players' names in its title)."""
+    page = player()
+    match_id = finish_a_pitacor_match_with_bots(page, public=True)
+    page.locator("#match-page-link").click()
+    page.locator("#match-replay #pitacor-podium").wait_for()
+    expect(page.locator("#match-private")).to_have_count(0)
+    expect(page.locator("meta[name=robots]")).to_have_count(0)
+    assert "Ana" not in page.title()
+    page.goto(f"{server.url}/")
+    expect(page.locator("#recent-title")).to_have_text("Recent public matches")
+    listed = page.locator(f"#recent-matches a.recent-link[href='/m/{match_id}']")
+    expect(listed).to_have_text("See the match")
+    listed.click()
+    page.wait_for_url(re.compile(f"/m/{match_id}$"))
+    expect(page.locator("#match-scores li")).to_have_count(3)
+    # In the dark theme too, nothing axe counts.
+    page.emulate_media(color_scheme="dark")
+    page.reload()
+    page.locator("#match-replay #pitacor-podium").wait_for()
+    audit = Audit()
+    audit.run(page, "public match page")
+    audit.check()
