@@ -121,6 +121,10 @@ def test_a_finished_match_from_your_matches_to_its_replay_on_a_phone(player, ser
     expect(position).to_contain_text(f"Step 2 of {steps}")
     page.locator("#replay-prev").click()
     expect(position).to_contain_text(f"Step 1 of {steps}")
+    page.keyboard.press("ArrowRight")  # the focus is on a step button: the arrows step too
+    expect(position).to_contain_text(f"Step 2 of {steps}")
+    page.keyboard.press("ArrowLeft")
+    expect(position).to_contain_text(f"Step 1 of {steps}")
     # Played at the quickest pace, it runs to the end by itself, clue and all.
     page.locator("#replay-pace").select_option("1")
     page.locator("#replay-play").click()

@@ -5,9 +5,9 @@
 // seat, nothing to send) — so the replay shows exactly what a spectator saw, and nothing a
 // reveal did not show.
 //
-// The reader holds the pace: previous / next step, a round's first step, and Play, which
-// moves on one step every 1, 2 or 4 s, or "as it was played" (the steps' own gaps, each cut
-// to 8 s so a long think is not a long wait). It opens on the last step: the podium with the
+// The reader holds the pace: previous / next step (or the arrow keys on the buttons), a
+// round's first step, and Play, which moves on one step every 1, 2 or 4 s, or "as it was
+// played" (the steps' own gaps, each cut to 8 s so a long think is not a long wait). It opens on the last step: the podium with the
 // game's recap. Stepping back mounts the screen afresh (a screen only ever saw a match move
 // forward, and may keep what it drew).
 
@@ -178,6 +178,15 @@ export function createReplay({ match, module, staticData, room, rename }) {
     if (timer === null) return;
     clearTimeout(timer);
     timer = setTimeout(tick, wait());
+  });
+  // From the step buttons, the arrow keys step too (not from a menu, whose arrows choose).
+  controls.addEventListener("keydown", (event) => {
+    if (event.target.tagName === "SELECT" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const delta = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+    if (!delta) return;
+    event.preventDefault();
+    stop();
+    go(at + delta);
   });
   round.addEventListener("change", () => {
     stop();
