@@ -7,9 +7,9 @@
 //
 // The reader holds the pace: previous / next step (or the arrow keys on the buttons), a
 // round's first step, and Play, which moves on one step every 1, 2 or 4 s, or "as it was
-// played" (the steps' own gaps, each cut to 8 s so a long think is not a long wait). It opens on the last step: the podium with the
-// game's recap. Stepping back mounts the screen afresh (a screen only ever saw a match move
-// forward, and may keep what it drew).
+// played" (the steps' own gaps, each cut to 8 s so a long think is not a long wait). It opens
+// on the last step: the podium with the game's recap. Stepping back mounts the screen afresh
+// (a screen only ever saw a match move forward, and may keep what it drew).
 
 import { avatar, identity } from "./avatar.js";
 import { h, ht, label, replace, tx } from "./dom.js";
