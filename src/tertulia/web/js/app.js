@@ -2,6 +2,7 @@
 //   /            home (nickname, create, join by code, public rooms, recent matches)
 //   /r/CODE      the room (lobby, then the game area)
 //   /tv/CODE     the room's shared screen (a TV: no seat, what everyone may see)
+//   /m/ID        a finished match's page (scores, recap, settings, replay)
 // Screens get `app`, the small shared context below, and return {unmount()}.
 
 import { Connection } from "./connection.js";
@@ -12,10 +13,13 @@ import { prefs } from "./prefs.js";
 import * as home from "./home.js";
 import * as room from "./room.js";
 import * as tv from "./tv.js";
+import * as matchPage from "./match_page.js";
 import { setSoundOn, soundOn, useScreenSounds } from "./sound.js";
 
 const ROOM_PATH = /^\/r\/([A-Za-z0-9]{4,6})\/?$/;
 const TV_PATH = /^\/tv\/([A-Za-z0-9]{4,6})\/?$/;
+// Any id of URL-safe characters: the server says whether it is a kept match.
+const MATCH_PATH = /^\/m\/([A-Za-z0-9_-]{1,64})\/?$/;
 const MAX_CHAT_LINES = 200;
 
 const main = document.getElementById("main");
@@ -181,7 +185,7 @@ app.conn.on("notice", (notice) => {
     app.emit("screen_closed", notice); // a shared screen says so where it is (tv.js)
     return;
   }
-  if (notice.code === "room.kicked" || notice.code === "room.closed") {
+  if (notice.code === "room.kicked" || notice.code === "room.voted_out" || notice.code === "room.closed") {
     app.conn.forgetRoom(app.conn.room?.code);
     app.push = null;
     app.chat = [];
@@ -229,6 +233,7 @@ app.conn.on("notice", (notice) => {
 function route() {
   const match = location.pathname.match(ROOM_PATH);
   const tvMatch = location.pathname.match(TV_PATH);
+  const matchMatch = location.pathname.match(MATCH_PATH);
   if (screen) screen.unmount();
   screen = null;
   replace(main);
@@ -238,6 +243,7 @@ function route() {
   window.scrollTo(0, 0);
   if (match) screen = room.mount(main, app, { code: match[1].toUpperCase() });
   else if (tvMatch) screen = tv.mount(main, app, { code: tvMatch[1].toUpperCase() });
+  else if (matchMatch) screen = matchPage.mount(main, app, { id: matchMatch[1] });
   else {
     // Any other path is home: say so in the address bar too (a mistyped /r/ab stays a lie).
     if (location.pathname !== "/") history.replaceState(null, "", "/");

@@ -6,7 +6,7 @@ import { h, ht, replace, showError, tx } from "./dom.js";
 import { has, language } from "./i18n.js";
 import { languageField } from "./room_language.js";
 
-const LEVELS = ["good", "beginner"];
+export const LEVELS = ["good", "beginner"];
 
 /**
  * The language a bot of this room speaks (Pitacor's clues): the room's words' language when

@@ -1,5 +1,5 @@
 // Home: your nickname, create a room, play now with computer players, join one by code, the
-// public rooms, recent matches.
+// public rooms, "Your matches" (my_matches.js), recent public matches.
 
 import { avatar } from "./avatar.js";
 import { gameName, h, ht, label, replace, showError } from "./dom.js";
@@ -8,6 +8,8 @@ import { prefs } from "./prefs.js";
 import { cardButton, hasCard, openCard, wasMet } from "./howto.js";
 import { hasPlayed, playedGames } from "./played.js";
 import { useMyLanguage } from "./room_language.js";
+import { hiddenWords, matchLink } from "./match_page.js";
+import { createMyMatches } from "./my_matches.js";
 
 const REFRESH_MS = 5000;
 const CODE = /^[A-Za-z0-9]{4,6}$/;
@@ -340,6 +342,7 @@ export function mount(main, app) {
 
   function recentRow(m) {
     const players = [...(m.players || [])].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
+    const words = hiddenWords(players); // a removed player who hid their name
     return h(
       "li",
       { class: "recent-row" },
@@ -348,6 +351,7 @@ export function mount(main, app) {
         { class: "recent-head" },
         gameName("strong", {}, m.game),
         h("span", { class: "muted" }, when(m.ended_at)),
+        m.id ? matchLink(m.id, "home.open_match", null, { class: "recent-link" }) : null,
       ),
       h(
         "ol",
@@ -356,8 +360,8 @@ export function mount(main, app) {
           h(
             "li",
             { class: p.winner ? "winner" : "" },
-            avatar(p.id, p.name, { size: "sm", seatColour: p.colour }),
-            h("span", { class: "name" }, p.name),
+            avatar(p.id, p.name ?? words.get(p.id), { size: "sm", seatColour: p.colour }),
+            h("span", { class: "name" }, p.name ?? words.get(p.id)),
             p.winner ? ht("span", { class: "pill win" }, "home.winner") : null,
             h("span", { class: "score" }, String(p.score)),
           ),
@@ -380,6 +384,8 @@ export function mount(main, app) {
     );
   }
   cleanups.push(app.conn.on("rooms", paintRooms));
+  const mine = createMyMatches(app, when);
+  cleanups.push(() => mine.destroy());
   cleanups.push(app.conn.on("ready", refresh));
   const timer = setInterval(refresh, REFRESH_MS);
   cleanups.push(() => clearInterval(timer));
@@ -415,7 +421,7 @@ export function mount(main, app) {
       flash,
       backCard,
       h("div", { class: "home-actions" }, nickCard, createForm),
-      h("div", { class: "home-lists" }, quickCard, joinForm, roomsCard, recentCard),
+      h("div", { class: "home-lists" }, quickCard, joinForm, roomsCard, mine.el, recentCard),
     ),
   );
   paintBack();

@@ -9,6 +9,7 @@ import { confirmDialog, gameName, h, ht, label, replace, showError, tx } from ".
 import { onLanguageChange, t } from "./i18n.js";
 import { languageField, paintLanguageLine, useMyLanguage } from "./room_language.js";
 import { createSettingsForm } from "./settings_form.js";
+import { createVoteSetting } from "./votes.js";
 
 /** Helpers the room screen and game screens share about a `room` object. */
 /** "Computer · Good": the level is a translation inside a translation, so it is looked up
@@ -52,6 +53,7 @@ export function createLobby(app) {
   // What language the room's words are in (Haiclue's tiles, Pintó's categories), in plain view.
   const languageSlot = h("div", { class: "room-language-slot", hidden: true });
   const settingsBox = h("div", { class: "settings-box" });
+  const voteSetting = createVoteSetting(app); // votes to remove: the host's, in a private room
   const settingsCard = h(
     "section",
     { class: "card settings-card", "aria-labelledby": "settings-title" },
@@ -59,6 +61,7 @@ export function createLobby(app) {
     gameLine,
     gameError,
     languageSlot,
+    voteSetting.el,
     settingsBox,
   );
   const seatsCard = h(
@@ -274,6 +277,7 @@ export function createLobby(app) {
     tx(seatsTitle, "lobby.players_title", { count: seated.length, max: room.max_players });
     replace(seatList, room.seats.map((seat, i) => seatRow(room, seat, i, me, amHost)));
     bots.update(room, amHost);
+    voteSetting.update(room, amHost);
 
     hostBox.hidden = !amHost || room.status !== "lobby";
     const missing = Math.max(0, (room.min_players || 0) - seated.length);

@@ -19,6 +19,8 @@ import { createReactionLayer } from "./reaction_layer.js";
 import { createTeacher } from "./teach.js";
 import { createStandIns } from "./stand_ins.js";
 import { createStepFocus } from "./step_focus.js";
+import { setMatchPage } from "./games/_recap.js";
+import { createVotes } from "./votes.js";
 
 export function mount(main, app, { code }) {
   const cleanups = [];
@@ -123,6 +125,9 @@ export function mount(main, app, { code }) {
   const leaveButton = ht("button", { type: "button", class: "ghost", id: "leave-room" }, "room.leave");
   const body = h("div", { class: "room-body" });
   const rematchBox = h("div", { class: "rematch-box", hidden: true });
+  // The podium's way to the match's own page (/m/<id>), which outlives the room.
+  const pageLink = ht("a", { class: "button-link match-page-link", id: "match-page-link", hidden: true }, "match.open_page");
+  const votes = createVotes(app); // votes to remove, in the lobby and in a match
   const rematchError = h("p", { class: "field-error", hidden: true });
   const rematchButton = ht("button", { type: "button", class: "primary big", id: "rematch" }, "room.rematch");
   rematchBox.append(rematchButton, rematchError);
@@ -238,7 +243,7 @@ export function mount(main, app, { code }) {
     }
     if (gameLoading) return; // the newest push is rendered when loading ends
     dropLobby();
-    replace(body, offerSlot, rematchBox, standIns.el, tip, gameHost); // the way on first: the podium is long
+    replace(body, offerSlot, votes.el, rematchBox, pageLink, standIns.el, tip, gameHost, votes.start); // the way on first: the podium is long
     gameLoading = Promise.all([screenFor(name, app.games()), staticDataOf(name)]);
     const [module, staticData] = await gameLoading;
     gameLoading = null;
@@ -308,6 +313,10 @@ export function mount(main, app, { code }) {
     paintTitle(push.room);
     roomHowto.update(push.room);
     const room = push.room;
+    setMatchPage(room.status === "ended" ? room.match_page : null);
+    pageLink.hidden = !(room.status === "ended" && room.match_page);
+    if (!pageLink.hidden) pageLink.href = `/m/${encodeURIComponent(room.match_page)}`;
+    votes.update(push);
     const amHost = room.host === app.conn.player;
     if (room.status === "lobby") {
       dropGame();
@@ -315,7 +324,7 @@ export function mount(main, app, { code }) {
         lobby = createLobby(app);
         // The first-timer's offer heads the lobby's column (above both columns it pushed the
         // chat's box below the fold on a laptop).
-        replace(body, offerSlot, lobby.el);
+        replace(body, offerSlot, votes.el, votes.start, lobby.el);
       }
       lobby.update(push);
       chat.setAllowed(true);
@@ -383,6 +392,8 @@ export function mount(main, app, { code }) {
     unmount() {
       destroyed = true;
       setGameInPlay(null);
+      setMatchPage(null);
+      votes.destroy();
       teacher.stop();
       roomHowto.destroy();
       reactionBar.destroy();

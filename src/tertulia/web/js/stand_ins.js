@@ -5,12 +5,16 @@
 // for X"): the seat then waits for them, as after their drop.
 
 import { botGlyph } from "./avatar.js";
-import { botLanguage } from "./bot_adder.js";
+import { botLanguage, LEVELS } from "./bot_adder.js";
 import { h, ht, replace, showError } from "./dom.js";
 
 export function createStandIns(app) {
   const el = h("div", { class: "stand-ins", id: "stand-ins", "aria-live": "polite" });
   let shown = ""; // what is painted, so a push that changes nothing here keeps focus
+  // The host's choice of how well the computer player plays for them (issue 32.6): one
+  // choice for every offer, kept while the page is open.
+  const level = h("select", { id: "stand-in-level" }, LEVELS.map((value) => ht("option", { value }, `bot.level.${value}`)));
+  const levelBox = h("label", { class: "stand-in-level", for: "stand-in-level" }, ht("span", {}, "room.stand_in.level"), level);
 
   function update(push) {
     const room = push.room;
@@ -22,7 +26,7 @@ export function createStandIns(app) {
     const key = JSON.stringify([amHost, offers.map((s) => [s.id, s.nickname]), played.map((s) => [s.id, s.nickname])]);
     if (key === shown) return;
     shown = key;
-    replace(el, offers.map((seat) => offer(room, seat)), played.map((seat) => playingFor(seat, amHost)));
+    replace(el, offers.length ? levelBox : null, offers.map((seat) => offer(room, seat)), played.map((seat) => playingFor(seat, amHost)));
   }
 
   function offer(room, seat) {
@@ -34,7 +38,7 @@ export function createStandIns(app) {
       button.disabled = true;
       try {
         const lang = await botLanguage(app, room);
-        await app.conn.request("stand_in", { player: seat.id, level: "good", language: lang });
+        await app.conn.request("stand_in", { player: seat.id, level: level.value, language: lang });
       } catch (refusal) {
         showError(error, refusal);
         button.disabled = false;

@@ -13,6 +13,7 @@ import { h, ht, tx } from "../dom.js";
 export const WIDTH = 1080; // px: wide enough for a laptop, fine on a phone's gallery
 const MAX_HEIGHT = 16000; // taller images are scaled down (browsers cap a canvas's size)
 export const PAD = 40;
+const FOOT = 40; // px under the painting for the match page's address
 export const INK = { bg: "#f6f7f9", card: "#ffffff", line: "#d5d9e0", text: "#1b1e24", muted: "#5b6270", accent: "#4338ca", ok: "#15803d", bad: "#b42318" };
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
 // Board coordinates ("O1", "I10"): in the sans-serif above, "O1" reads "01" and "I1" "11". A
@@ -22,6 +23,29 @@ export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", 
 export const COORD_FONT = 'Menlo, "SF Mono", Consolas, "Cascadia Mono", "Roboto Mono", "DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono", monospace';
 
 let styled = false;
+
+// The page of the match on screen (/m/<id>, issue 31): the room names it once the match is on
+// the podium (room.match_page), the match page knows its own. Every recap card links to it
+// (but on that page itself) and the saved image carries its address, so a shared picture
+// leads back to the whole match.
+let matchPage = null;
+
+/** The address of the match's page, or null while there is none. */
+export function matchPageAddress() {
+  return matchPage ? `${location.origin}/m/${matchPage}` : null;
+}
+
+/** Called by the room (with each push) and by the match page: which match is on screen. */
+export function setMatchPage(id) {
+  matchPage = id || null;
+  for (const link of document.querySelectorAll(".recap-page-link")) paintPageLink(link);
+}
+
+function paintPageLink(link) {
+  const here = matchPage && location.pathname === `/m/${matchPage}`;
+  link.hidden = !matchPage || here;
+  if (matchPage) link.href = `/m/${encodeURIComponent(matchPage)}`;
+}
 
 /** The recap's stylesheet (css/recap.css), added to the page once. */
 function addStylesheet() {
@@ -54,7 +78,9 @@ export function recapHead(ctx, { game, titleKey = null, downloadKey, failedKey, 
       button.disabled = false;
     }
   });
-  const el = h("div", { class: "recap-head" }, title, button, error);
+  const pageLink = ht("a", { class: "recap-page-link", id: `${id}-page`, hidden: true }, "match.open_page");
+  paintPageLink(pageLink);
+  const el = h("div", { class: "recap-head" }, title, button, pageLink, error);
   return { el, title };
 }
 
@@ -69,7 +95,9 @@ export function renderImage(paint) {
   const scratch = document.createElement("canvas");
   scratch.width = WIDTH;
   scratch.height = 10;
-  const height = Math.ceil(paint(sheet(scratch.getContext("2d"))));
+  const address = matchPageAddress();
+  const painted = Math.ceil(paint(sheet(scratch.getContext("2d"))));
+  const height = painted + (address ? FOOT : 0);
   const scale = Math.min(1, MAX_HEIGHT / height);
   const canvas = document.createElement("canvas");
   canvas.width = Math.round(WIDTH * scale);
@@ -79,6 +107,8 @@ export function renderImage(paint) {
   g.fillStyle = INK.bg;
   g.fillRect(0, 0, WIDTH, height);
   paint(sheet(g));
+  // Its foot: where the whole match is (the page's address, as text a reader can type).
+  if (address) sheet(g).text(address, PAD, painted - PAD / 2, { size: 22, colour: INK.muted });
   return canvas;
 }
 
