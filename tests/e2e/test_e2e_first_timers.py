@@ -13,7 +13,7 @@ import time
 import pytest
 from e2e_actions import LAPTOP, create_room, set_nickname
 from haiclue_steps import set_setting as haiclue_setting
-from pitacor_steps import set_setting, zoomable
+from pitacor_steps import start_with_two_bots, zoomable
 from playwright.sync_api import expect
 
 TIP = "#status-tip"
@@ -64,13 +64,7 @@ def test_ready_moves_a_match_with_computer_players_on_before_the_reveal_clock(pl
     rounds after a reveal: one of them is theirs to say Ready at.)"""
     page = player(viewport=LAPTOP)
     create_room(page, "Ana")
-    page.locator("#add-bot").click()
-    page.locator("#add-bot").click()
-    expect(page.locator("#seats li.is-bot")).to_have_count(2)
-    set_setting(page, "reveal_seconds", 120)
-    set_setting(page, "goal", 15)
-    page.locator("#start-match").click()
-    page.locator("#pitacor-board .pc-cell").first.wait_for()
+    start_with_two_bots(page, reveal_seconds=120, goal=15)
     round_line = page.locator("#pitacor-round")
     readies = 0
     deadline = time.monotonic() + 120

@@ -14,7 +14,7 @@ from a11y import Audit
 from e2e_actions import LAPTOP, PHONE, create_room, no_horizontal_scroll, play_now, set_nickname
 from haiclue_steps import play_until_the_end
 from haiclue_steps import screen as haiclue_screen
-from pitacor_steps import play_until_the_podium, set_setting
+from pitacor_steps import play_until_the_podium, start_with_two_bots
 from playwright.sync_api import Page, expect
 
 MATCH_URL = re.compile(r"/m/([A-Za-z0-9_-]{16})$")
@@ -40,13 +40,7 @@ def finish_a_pitacor_match_with_bots(page: Page, *, public: bool = False) -> str
     """Ana's room (private unless ``public``), two computer players, a goal of 3: played to
     the podium. Returns the match page's id, as the podium links to it."""
     create_room(page, "Ana", public=public)
-    page.locator("#add-bot").click()
-    page.locator("#add-bot").click()
-    expect(page.locator("#seats li.is-bot")).to_have_count(2)
-    set_setting(page, "goal", 3)
-    set_setting(page, "reveal_seconds", 0)
-    page.locator("#start-match").click()
-    page.locator("#pitacor-board .pc-cell").first.wait_for()
+    start_with_two_bots(page, goal=3, reveal_seconds=0)
     play_until_the_podium(page)
     link = page.locator("#match-page-link")
     expect(link).to_be_visible()

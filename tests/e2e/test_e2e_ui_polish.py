@@ -28,7 +28,7 @@ from e2e_actions import (
     settled,
 )
 from haiclue_steps import play_until_the_end, screen
-from pitacor_steps import play_until_the_podium, set_setting
+from pitacor_steps import play_until_the_podium, start_with_two_bots
 from playwright.sync_api import expect
 
 # What every canvas of the page draws from now on: each fillText's text and font.
@@ -150,13 +150,7 @@ def test_pitacor_winners_line_follows_the_language_and_the_image_draws_cells_in_
     page = player(viewport=LAPTOP)
     create_room(page, "Ana")
     page.locator("#choose-game").select_option("pitacor")
-    page.locator("#add-bot").click()
-    page.locator("#add-bot").click()
-    expect(page.locator("#seats li.is-bot")).to_have_count(2)
-    set_setting(page, "goal", 3)
-    set_setting(page, "reveal_seconds", 0)
-    page.locator("#start-match").click()
-    page.locator("#pitacor-board .pc-cell").first.wait_for()
+    start_with_two_bots(page, goal=3, reveal_seconds=0)
     play_until_the_podium(page)
     names, one = winners_of(page)
     page.locator("#language").select_option("es")

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from e2e_actions import create_room, join_room, no_horizontal_scroll, settled
+from playwright.sync_api import expect
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -240,6 +241,18 @@ def place_by_keyboard(page: Page, coordinate: str) -> None:
     page.locator("#pitacor-picked", has_text=coordinate).wait_for()
     page.keyboard.press("Enter")
     cell(page, coordinate).locator(".pc-marker.mine").wait_for()
+
+
+def start_with_two_bots(host: Page, **settings: object) -> None:
+    """The host of a Pitacor lobby seats two computer players, sets ``settings`` (the lobby's
+    fields: ``goal=3``…) and starts; returns once the board shows."""
+    host.locator("#add-bot").click()
+    host.locator("#add-bot").click()
+    expect(host.locator("#seats li.is-bot")).to_have_count(2)
+    for name, value in settings.items():
+        set_setting(host, name, value)
+    host.locator("#start-match").click()
+    host.locator("#pitacor-board .pc-cell").first.wait_for()
 
 
 def play_until_the_podium(page: Page) -> None:

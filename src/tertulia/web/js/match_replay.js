@@ -11,18 +11,13 @@
 // on the last step: the podium with the game's recap. Stepping back mounts the screen afresh
 // (a screen only ever saw a match move forward, and may keep what it drew).
 
-import { avatar, identity } from "./avatar.js";
 import { h, ht, label, replace, tx } from "./dom.js";
-import { t, tError } from "./i18n.js";
+import { viewerContext } from "./games/index.js";
 import { applyPatch } from "./patch.js";
 
 const PACES = ["1", "2", "4", "played"]; // seconds a step, or the match's own rhythm
 const DEFAULT_PACE = "2";
 const LONGEST_PLAYED_GAP = 8; // s: "as played" never waits longer than this for a step
-
-function readOnly() {
-  return Promise.reject({ code: "screen.read_only", message: "A match page only shows the match.", params: {} });
-}
 
 /** Every view of the replay, start first: view[i] is the picture after i steps. */
 export function replayViews(replay) {
@@ -86,14 +81,8 @@ export function createReplay({ match, module, staticData, room, rename }) {
   );
 
   function ctx() {
-    return {
+    return viewerContext({
       staticData,
-      screen: true,
-      send: readOnly,
-      check: readOnly,
-      t,
-      tError,
-      me: null,
       // The clocks as they stood at that step (a view's deadline is on the match's clock).
       now: () => (at === 0 ? started : steps[at - 1].at),
       setStatus: (key, params) => {
@@ -101,10 +90,8 @@ export function createReplay({ match, module, staticData, room, rename }) {
         if (key) tx(screenLine, key, params);
       },
       announce: () => {}, // the position line speaks for the replay
-      avatar,
-      identity,
-      setChatAllowed: () => {},
-    };
+      message: "A match page only shows the match.",
+    });
   }
 
   function mountScreen() {

@@ -14,20 +14,16 @@
 // - It reconnects by itself, and opens the screen again (also when its room moved to another
 //   server: the socket is closed with 1012).
 
-import { avatar, identity, setSeats } from "./avatar.js";
+import { setSeats } from "./avatar.js";
 import { gameName, h, ht, replace, showError, tx } from "./dom.js";
-import { setGameInPlay, t, tError } from "./i18n.js";
-import { screenFor } from "./games/index.js";
+import { setGameInPlay } from "./i18n.js";
+import { screenFor, viewerContext } from "./games/index.js";
 import { createReactionLayer } from "./reaction_layer.js";
 import { audioAllowed, createAlerts, setVolume, useScreenSounds, volume, whenAudioAllowed } from "./sound.js";
 import { createTvLobby, joinLink, qrImage } from "./tv_lobby.js";
 
 const STAGE_WIDTH = 1280;
 const STAGE_HEIGHT = 720;
-
-function readOnly() {
-  return Promise.reject({ code: "screen.read_only", message: "A shared screen only shows the room.", params: {} });
-}
 
 export function mount(main, app, { code }) {
   useScreenSounds();
@@ -127,21 +123,13 @@ export function mount(main, app, { code }) {
   }
 
   function ctxFor(staticData) {
-    return {
+    return viewerContext({
       staticData,
-      screen: true,
-      send: readOnly,
-      check: readOnly,
-      t,
-      tError,
-      me: null,
       now: () => app.conn.serverNow(),
       setStatus,
       announce: (key, params) => app.announce(key, params),
-      avatar,
-      identity,
-      setChatAllowed: () => {},
-    };
+      message: "A shared screen only shows the room.",
+    });
   }
 
   function paintCorner(room) {

@@ -62,7 +62,8 @@
 // so the page asks for no file that is not there. A game with no screen module (or one that
 // fails to load) gets the generic view (status, scoreboard, podium).
 
-import { loadGameStrings } from "../i18n.js";
+import { avatar, identity } from "../avatar.js";
+import { loadGameStrings, t, tError } from "../i18n.js";
 import * as generic from "./generic.js";
 
 const STYLESHEET_WAIT_MS = 3000; // past this, mount unstyled rather than show nothing
@@ -114,4 +115,14 @@ function addStylesheet(game) {
   });
   document.head.append(link);
   return loaded;
+}
+
+/**
+ * The `ctx` of a screen that shows a room from no seat: the shared screen (tv.js) and a
+ * match page's replay (match_replay.js). `me` is null and `screen` true; nothing can be
+ * sent (`send` and `check` refuse with `message`), and there is no chat to allow.
+ */
+export function viewerContext({ staticData, now, setStatus, announce, message }) {
+  const readOnly = () => Promise.reject({ code: "screen.read_only", message, params: {} });
+  return { staticData, screen: true, send: readOnly, check: readOnly, t, tError, me: null, now, setStatus, announce, avatar, identity, setChatAllowed: () => {} };
 }
