@@ -22,6 +22,7 @@ from person import play_as_person
 from server_harness import free_port, run, subprocess_server
 
 from tertulia.client import Client
+from tertulia.games import GAMES
 
 
 def _get(url: str) -> tuple[int, bytes]:
@@ -60,8 +61,8 @@ def test_a_copied_game_folder_is_a_new_game_listed_served_and_played_to_its_end(
     fast_bots = ("--bot-delay", "0.02-0.06")
     with subprocess_server(tmp_path / "t.sqlite3", None, *fast_bots, python_path=root) as server:
         games = _games(server.base)
-        # Its ORDER is Pitacor's, so the name decides between the two.
-        assert [g["name"] for g in games] == ["hues", "pitacor", "haiclue", "pinto"]
+        # Its ORDER is Pitacor's (first), so the name decides between the two.
+        assert [g["name"] for g in games] == ["hues", *GAMES]
         hues = games[0]
         assert hues["client"] == {
             "screen": True,
@@ -141,7 +142,7 @@ def test_the_example_game_installed_as_its_page_says_is_found_and_played(tmp_pat
 
     with subprocess_server(tmp_path / "t.sqlite3", python_path=root) as server:
         games = _games(server.base)
-        assert [g["name"] for g in games] == ["pitacor", "haiclue", "pinto", "tiny"]
+        assert [g["name"] for g in games] == [*GAMES, "tiny"]  # its ORDER is after theirs
         assert games[-1]["client"] == {
             "screen": True,
             "stylesheet": True,

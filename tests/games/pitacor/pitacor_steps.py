@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from e2e_actions import create_room, join_room, no_horizontal_scroll, settled
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 if TYPE_CHECKING:
@@ -150,12 +152,18 @@ def cell(page: Page, coordinate: str):
 def zoom_in_at(page: Page, coordinate: str) -> None:
     """On a phone: tap the whole board where `coordinate` is; it zooms in around it."""
     spot = cell(page, coordinate)
-    # In the middle of the screen: not under the sticky status bar.
-    spot.evaluate("el => el.scrollIntoView({block: 'center', inline: 'center'})")
-    box = spot.bounding_box()
-    assert box, f"{coordinate} is not on the page"
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.locator(".pc-board-wrap.zoomed").wait_for()
+    zoomed = page.locator(".pc-board-wrap.zoomed")
+    for _ in range(3):  # a tap while the page lays itself out again (a new size) may miss
+        settled(page)
+        # In the middle of the screen: not under the sticky status bar.
+        spot.evaluate("el => el.scrollIntoView({block: 'center', inline: 'center'})")
+        box = spot.bounding_box()
+        assert box, f"{coordinate} is not on the page"
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        with contextlib.suppress(PlaywrightTimeout):
+            zoomed.wait_for(timeout=4000)
+            return
+    zoomed.wait_for()
 
 
 def zoomable(page: Page) -> bool:
@@ -281,6 +289,10 @@ def play_until_the_podium(page: Page) -> None:
                 box = spot.bounding_box()
                 page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             spot.click()
-            if page.locator("#pitacor-confirm").is_enabled():
-                page.locator("#pitacor-confirm").click()
+            confirm = page.locator("#pitacor-confirm")
+            if confirm.is_visible() and confirm.is_enabled():
+                # A computer player may take that cell meanwhile, and the button goes: the
+                # next turn of the loop looks again.
+                with contextlib.suppress(PlaywrightTimeout):
+                    confirm.click(timeout=3000)
         page.wait_for_timeout(150)

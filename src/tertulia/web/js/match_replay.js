@@ -14,6 +14,7 @@
 import { h, ht, label, replace, tx } from "./dom.js";
 import { viewerContext } from "./games/index.js";
 import { applyPatch } from "./patch.js";
+import { clockText } from "./view_helpers.js";
 
 const PACES = ["1", "2", "4", "played"]; // seconds a step, or the match's own rhythm
 const DEFAULT_PACE = "2";
@@ -28,8 +29,7 @@ export function replayViews(replay) {
 
 /** "1:05": seconds into the match. */
 function clock(seconds) {
-  const s = Math.max(0, Math.round(seconds || 0));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  return clockText(Math.round(seconds || 0));
 }
 
 /**

@@ -16,6 +16,7 @@
 
 import { h, ht, label, replace, showError, tx } from "./dom.js";
 import { t } from "./i18n.js";
+import { countdown } from "./view_helpers.js";
 
 export const REASONS = ["spoiling", "offensive", "cheating", "away"];
 const URGENT_SECONDS = 10;
@@ -110,8 +111,8 @@ export function createVotes(app) {
   function paintClock() {
     const vote = push?.room?.votes?.running;
     if (!vote) return;
-    const left = Math.max(0, Math.ceil(vote.deadline - app.conn.serverNow()));
-    clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    const { left, text } = countdown(vote.deadline, app.conn.serverNow());
+    clock.textContent = text;
     clock.classList.toggle("urgent", left <= URGENT_SECONDS);
     label(clock, "votes.clock", { seconds: left });
   }

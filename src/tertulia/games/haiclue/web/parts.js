@@ -2,6 +2,7 @@
 // countdown text, and keeping the keyboard focus across a re-render.
 
 import { h, ht, replace, tx } from "../../js/dom.js";
+import { countdown, keepFocus as sharedKeepFocus } from "../../js/view_helpers.js";
 
 export const COLOURS = ["red", "yellow", "green", "blue"];
 export const SYMBOL_OF = { red: "circle", yellow: "triangle", green: "square", blue: "diamond" };
@@ -41,27 +42,14 @@ export function colourChip(colour, attrs = {}) {
  * data-focus key, or to a fallback ("clue:ocean" falls back to "rack:ocean").
  */
 export function keepFocus(root, fn) {
-  const active = document.activeElement;
-  const key = active && root.contains(active) ? (active.dataset?.focus ?? null) : null;
-  fn();
-  if (!key) return;
-  const now = document.activeElement;
-  if (now && now.isConnected && now.dataset?.focus === key) return;
-  const rest = key.includes(":") ? key.slice(key.indexOf(":") + 1) : key;
-  for (const candidate of [key, `clue:${rest}`, `rack:${rest}`, `guess:${rest}`]) {
-    const el = root.querySelector(`[data-focus="${CSS.escape(candidate)}"]`);
-    if (el && !el.disabled && !el.closest("[hidden]")) {
-      el.focus({ preventScroll: true });
-      return;
-    }
-  }
+  sharedKeepFocus(root, fn, (key) => {
+    const rest = key.includes(":") ? key.slice(key.indexOf(":") + 1) : key;
+    return [key, `clue:${rest}`, `rack:${rest}`, `guess:${rest}`];
+  });
 }
 
-/** m:ss from the server's deadline and clock. */
-export function clockText(deadline, now) {
-  const left = Math.max(0, Math.ceil(deadline - now));
-  return { left, text: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` };
-}
+/** m:ss from the server's deadline and clock: `{left, text}`. */
+export const clockText = countdown;
 
 /**
  * The four targets. `marks` decorates them: {mine: colour|null, mineQuiet (your card as a

@@ -6,6 +6,7 @@
 import { identity, isBot } from "../../js/avatar.js";
 import { h, ht, label, replace, tx } from "../../js/dom.js";
 import { INK, PAD, paintAvatar, recapHead, WIDTH } from "../../js/games/_recap.js";
+import { nicknameOf } from "../../js/view_helpers.js";
 import { clueTiles } from "./panels.js";
 import { COLOURS, colourChip, symbol, SYMBOL_OF } from "./parts.js";
 
@@ -119,9 +120,7 @@ function paintClue(ctx, v, round, clue, nick) {
 
 // ------------------------------------------------------------------ the image
 
-function nickIn(push, id) {
-  return push.view.players?.find((p) => p.id === id)?.nickname ?? push.room?.seats?.find((s) => s.id === id)?.nickname ?? "?";
-}
+const nickIn = nicknameOf;
 
 /** A colour's symbol (circle, triangle, square, diamond), `size` px, top-left at x, y. */
 function paintSymbol(g, colour, x, y, size) {

@@ -2,6 +2,8 @@
 // scoring formula (for the preview while the marks may still be disputed), who judges a
 // drawing and may vote, and keeping the keyboard focus across a re-render.
 
+import { countdown, keepFocus, nicknameOf } from "../../js/view_helpers.js";
+
 // ------------------------------------------------------------------ blobs
 //
 // A revealed drawing reaches a connection once, as `push.blobs[key]`; the view names it by
@@ -30,20 +32,14 @@ export function keepBlobs(push) {
 
 // ------------------------------------------------------------------ view helpers
 
-export function nicknameOf(push, id) {
-  const p = push?.view?.players?.find((x) => x.id === id);
-  return p?.nickname ?? push?.room?.seats?.find((s) => s.id === id)?.nickname ?? "?";
-}
+export { nicknameOf };
 
 export function names(push, ids) {
   return ids.map((id) => nicknameOf(push, id)).join(", ");
 }
 
-/** m:ss left until `deadline` on the server's clock. */
-export function clockText(deadline, now) {
-  const left = Math.max(0, Math.ceil(deadline - now));
-  return { text: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`, left };
-}
+/** m:ss left until `deadline` on the server's clock: `{left, text}`. */
+export const clockText = countdown;
 
 /** The rulebook's points for one drawing, from the marks (a preview: the server scores). */
 export function previewPoints(artist, marks) {
@@ -98,19 +94,6 @@ export function showTop(el) {
   el.scrollIntoView({ block: "start", behavior: reduce ? "auto" : "smooth" });
 }
 
-/**
- * Run `fn` (which rebuilds part of `root`) and give the focus back to the element with the
- * same data-focus key.
- */
-export function keepFocus(root, fn) {
-  const active = document.activeElement;
-  const key = active && root.contains(active) ? (active.dataset?.focus ?? null) : null;
-  fn();
-  if (!key) return;
-  const now = document.activeElement;
-  if (now && now.isConnected && now.dataset?.focus === key) return;
-  const el = root.querySelector(`[data-focus="${CSS.escape(key)}"]`);
-  if (el && !el.disabled && !el.closest("[hidden]")) el.focus({ preventScroll: true });
-}
+export { keepFocus };
 
 export { local } from "../../js/prefs.js"; // drafts kept across a reload

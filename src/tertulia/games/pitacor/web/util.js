@@ -1,6 +1,8 @@
 // Small helpers shared by Pitacor's screen modules: coordinates, colours and the countdown
 // text.
 
+import { clockText, nicknameOf } from "../../js/view_helpers.js";
+
 /** (row, col), zero-based → "H12": the row's letter then the column's number. */
 export function cellName(row, col) {
   return String.fromCharCode(65 + row) + String(col + 1);
@@ -26,15 +28,7 @@ export function inkFor(hex) {
   return lum > 0.22 ? "#111" : "#fff";
 }
 
-/** "1:05" from a number of seconds. */
-export function clockText(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
+export { clockText };
 
 /** The nickname of seat `id` in this view (falls back to the room's seats). */
-export function nameOf(push, id) {
-  const fromView = push?.view?.players?.find((p) => p.id === id);
-  if (fromView) return fromView.nickname;
-  return push?.room?.seats?.find((s) => s.id === id)?.nickname ?? "?";
-}
+export const nameOf = nicknameOf;

@@ -4,6 +4,7 @@
 
 import { h, ht, replace, tx } from "../dom.js";
 import { has } from "../i18n.js";
+import { countdown, nicknameOf } from "../view_helpers.js";
 
 export function mount(element, ctx) {
   const round = h("p", { class: "round muted" });
@@ -27,18 +28,15 @@ export function mount(element, ctx) {
       clock.hidden = true;
       return;
     }
-    const left = Math.max(0, Math.ceil(deadline - ctx.now()));
+    const { left, text } = countdown(deadline, ctx.now());
     clock.hidden = false;
-    clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    clock.textContent = text;
     clock.classList.toggle("urgent", left <= 10);
   }
   const note = ht("p", { class: "hint generic-note" }, "game.generic_note");
   element.append(h("div", { class: "generic-game" }, podium, scores, note));
 
-  function name(push, id) {
-    const fromView = push.view?.players?.find((p) => (p.id ?? p.seat) === id);
-    return fromView?.nickname ?? push.room.seats.find((s) => s.id === id)?.nickname ?? "?";
-  }
+  const name = nicknameOf;
 
   function status(push) {
     const view = push.view || {};
