@@ -293,12 +293,25 @@ def _server_class(say_restarting: Callable[[], None]) -> type[uvicorn.Server]:
     class Server(uvicorn.Server):
         """uvicorn's server, which first tells every connection that we are restarting."""
 
+        telling = False  # the first signal's notice is on its way
+
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            if not self.should_exit:  # the first signal: before any connection is closed
-                # In a signal handler: leave the telling to the event loop, which runs it
-                # before uvicorn's next look at should_exit closes the connections.
-                asyncio.get_running_loop().call_soon_threadsafe(say_restarting)
-            super().handle_exit(sig, frame)
+            if self.should_exit or self.telling:  # a second signal: as uvicorn does
+                super().handle_exit(sig, frame)
+                return
+            # In a signal handler, which may run between any two steps of uvicorn's own loop
+            # (even between its look at should_exit and its closing of the connections): the
+            # event loop says we are restarting first, and only then lets uvicorn stop. The
+            # notice is written to each socket at once (outlet.py), ahead of the close.
+            self.telling = True
+
+            def tell_then_stop() -> None:
+                try:
+                    say_restarting()
+                finally:
+                    uvicorn.Server.handle_exit(self, sig, frame)
+
+            asyncio.get_running_loop().call_soon_threadsafe(tell_then_stop)
 
     return Server
 
