@@ -7,13 +7,14 @@ has played are remembered and sent; the public rooms' buttons say what coming in
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 
 import pytest
 from e2e_actions import LAPTOP, create_room, set_nickname
 from haiclue_steps import set_setting as haiclue_setting
-from pitacor_steps import start_with_two_bots, zoomable
+from pitacor_steps import CLUES, do_what_the_screen_asks, start_with_two_bots
 from playwright.sync_api import expect
 
 TIP = "#status-tip"
@@ -68,7 +69,7 @@ def test_ready_moves_a_match_with_computer_players_on_before_the_reveal_clock(pl
     round_line = page.locator("#pitacor-round")
     readies = 0
     deadline = time.monotonic() + 120
-    words = iter(["tide", "meadow", "ember", "lagoon", "pumpkin", "glacier"])
+    words, rng = iter(CLUES), random.Random(3)
     while readies == 0:
         assert time.monotonic() < deadline, "the match did not end"
         if page.locator("#pitacor-ready").is_visible():
@@ -78,20 +79,8 @@ def test_ready_moves_a_match_with_computer_players_on_before_the_reveal_clock(pl
             expect(round_line).not_to_have_text(before, timeout=15_000)
             assert time.monotonic() - pressed < 15, "Ready waited for the clock"
             readies += 1
-        elif page.locator("#pitacor-next").is_visible():
-            page.locator("#pitacor-next").click()
-        elif page.locator("#pitacor-candidate-0").is_visible():
-            page.locator("#pitacor-candidate-0").click()
-        elif page.locator("#pitacor-pass").is_visible():
-            page.locator("#pitacor-pass").click()
-        elif page.locator("#pitacor-clue").is_visible():
-            page.locator("#pitacor-clue").fill(next(words))
-            page.locator("#pitacor-give").click()
-        elif page.locator("#pitacor-guess").is_visible():
-            assert not zoomable(page)
-            page.locator("#pitacor-board .pc-cell:not(.taken)").nth(150).click()
-            if page.locator("#pitacor-confirm").is_enabled():
-                page.locator("#pitacor-confirm").click()
+        else:
+            do_what_the_screen_asks(page, words, rng)
         page.wait_for_timeout(150)
 
 

@@ -13,6 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
     from playwright.sync_api import Page
@@ -263,36 +264,50 @@ def start_with_two_bots(host: Page, **settings: object) -> None:
     host.locator("#pitacor-board .pc-cell").first.wait_for()
 
 
+# A clue once used is refused for the rest of the match ("Give clue" stays disabled): a person
+# who gives twice says something else the second time.
+CLUES = ("tide", "meadow", "ember", "lagoon", "pumpkin", "glacier", "velvet", "harbour")
+
+
+def do_what_the_screen_asks(page: Page, clues: Iterator[str], rng: random.Random) -> None:
+    """The one thing the Pitacor screen asks of this person now, if any: choose a target,
+    give a clue (the next of ``clues``) or pass, go on after a reveal, place a marker (on a
+    phone, a tap to zoom first) and confirm it."""
+    if page.locator("#pitacor-candidate-0").is_visible():
+        page.locator("#pitacor-candidate-0").click()
+    elif page.locator("#pitacor-pass").is_visible():
+        page.locator("#pitacor-pass").click()
+    elif page.locator("#pitacor-clue").is_visible():
+        page.locator("#pitacor-clue").fill(next(clues))
+        page.locator("#pitacor-give").click()
+    elif page.locator("#pitacor-next").is_visible():
+        page.locator("#pitacor-next").click()
+    elif page.locator("#pitacor-guess").is_visible():
+        cells = page.locator("#pitacor-board .pc-cell")
+        spot = cells.nth(rng.randrange(cells.count()))
+        try:
+            if zoomable(page):  # a phone: the first tap zooms in around the spot
+                box = spot.bounding_box()
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                page.locator(".pc-board-wrap.zoomed").wait_for(timeout=3000)
+                settled(page)
+            spot.click(timeout=3000)
+        except PlaywrightTimeout:
+            return  # the board moved under the tap (a round ended, a slow zoom): look again
+        confirm = page.locator("#pitacor-confirm")
+        if confirm.is_visible() and confirm.is_enabled():
+            # A computer player may take that cell meanwhile, and the button goes: the next
+            # look at the screen asks again.
+            with contextlib.suppress(PlaywrightTimeout):
+                confirm.click(timeout=3000)
+
+
 def play_until_the_podium(page: Page) -> None:
     """Whatever the screen asks of this person, do it, until the podium shows (a match with
     quick computer players: TERTULIA_BOT_DELAY)."""
-    rng = random.Random(3)
-    # A clue once used is refused for the rest of the match ("Give clue" stays disabled): a
-    # person who gives twice says something else the second time.
-    words = iter(["tide", "meadow", "ember", "lagoon", "pumpkin", "glacier", "velvet", "harbour"])
-    cells = page.locator("#pitacor-board .pc-cell")
+    rng, clues = random.Random(3), iter(CLUES)
     deadline = time.monotonic() + MATCH_SECONDS
     while not page.locator("#pitacor-podium").is_visible():
         assert time.monotonic() < deadline, "the Pitacor match did not end"
-        if page.locator("#pitacor-candidate-0").is_visible():
-            page.locator("#pitacor-candidate-0").click()
-        elif page.locator("#pitacor-pass").is_visible():
-            page.locator("#pitacor-pass").click()
-        elif page.locator("#pitacor-clue").is_visible():
-            page.locator("#pitacor-clue").fill(next(words))
-            page.locator("#pitacor-give").click()
-        elif page.locator("#pitacor-next").is_visible():
-            page.locator("#pitacor-next").click()
-        elif page.locator("#pitacor-guess").is_visible():
-            spot = cells.nth(rng.randrange(cells.count()))
-            if zoomable(page):
-                box = spot.bounding_box()
-                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            spot.click()
-            confirm = page.locator("#pitacor-confirm")
-            if confirm.is_visible() and confirm.is_enabled():
-                # A computer player may take that cell meanwhile, and the button goes: the
-                # next turn of the loop looks again.
-                with contextlib.suppress(PlaywrightTimeout):
-                    confirm.click(timeout=3000)
+        do_what_the_screen_asks(page, clues, rng)
         page.wait_for_timeout(150)
