@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pinto_steps as pinto
 import pytest
@@ -266,7 +267,9 @@ def test_a_pinto_match_page_shows_its_drawings_in_the_album_and_the_replay(playe
     for page in pages:
         pinto.finish_with_blanks(page)
     ana = pages[0]
+    deadline = time.monotonic() + 120  # a give-up point: the loop polls the page
     while pinto.screen(ana).get_attribute("data-phase") != "ended":
+        assert time.monotonic() < deadline, "the Pintó match did not end"
         for page in pages:
             if page.locator("#pn-accept").is_visible():
                 pinto.accept_marks(page)
