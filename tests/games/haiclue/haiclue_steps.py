@@ -141,18 +141,25 @@ def countdown_shown(page: Page) -> bool:
 
 
 def do_what_the_screen_asks(page: Page, rng: random.Random) -> None:
-    """One step of whatever the screen asks of this person now (nothing if nothing)."""
+    """One step of whatever the screen asks of this person now (nothing if nothing). A step
+    the screen takes away meanwhile (its clock ran out, the phase moved on) is given up
+    after a few seconds: the next look at the screen asks again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     todo = screen(page).get_attribute("data-todo")
-    if todo == "build_clue" and page.locator("#hc-rack .hc-tile:not(.used)").count() >= 2:
-        for _ in range(2):
-            page.locator("#hc-rack .hc-tile:not(.used)").first.click()
-        page.locator("#hc-submit").click()
-        page.locator("#hc-confirm").click()
-    elif todo == "guess" and page.locator(".hc-guess").count():
-        buttons = page.locator(".hc-guess")
-        buttons.nth(rng.randrange(buttons.count())).click()
-    elif todo == "ready" and page.locator("#hc-ready:enabled").count():
-        page.locator("#hc-ready").click()
+    try:
+        if todo == "build_clue" and page.locator("#hc-rack .hc-tile:not(.used)").count() >= 2:
+            for _ in range(2):
+                page.locator("#hc-rack .hc-tile:not(.used)").first.click(timeout=3000)
+            page.locator("#hc-submit").click(timeout=3000)
+            page.locator("#hc-confirm").click(timeout=3000)
+        elif todo == "guess" and page.locator(".hc-guess").count():
+            buttons = page.locator(".hc-guess")
+            buttons.nth(rng.randrange(buttons.count())).click(timeout=3000)
+        elif todo == "ready" and page.locator("#hc-ready:enabled").count():
+            page.locator("#hc-ready").click(timeout=3000)
+    except PlaywrightTimeout:
+        return
 
 
 def play_until_the_end(page: Page) -> None:
