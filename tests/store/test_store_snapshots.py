@@ -5,6 +5,7 @@ folds only the tail (issue 20, "a restart replays every live room's whole log").
 from __future__ import annotations
 
 import asyncio
+import types
 
 import msgspec
 import pytest
@@ -37,9 +38,10 @@ from tertulia.rooms.records import (
     Voted,
     VotesAllowed,
     VoteStarted,
+    record_decoder,
     record_encoder,
 )
-from tertulia.rooms.replay import replay, replay_room, snapshot_of
+from tertulia.rooms.replay import _fold_log, _RefusedInPlace, replay, replay_room, snapshot_of
 from tertulia.rooms.room_data import new_room
 from tertulia.store import LiveRoom, LogEntry, RoomRecord, Snapshot
 from tertulia.store.sqlite import SQLiteStore
@@ -137,6 +139,93 @@ def test_a_snapshot_plus_the_tail_is_exactly_what_the_whole_log_replays(game, sc
     assert resumed_seq == seq == len(entries)
     assert resumed == whole
     assert snapshot_of(resumed) == snapshot_of(whole)
+
+
+def _live_fold(game: str, script: list) -> tuple[RoomRecord, list[LogEntry], object]:
+    """``_accepted_log`` and the live room's match state at its end (folded on copies)."""
+    room, entries = _accepted_log(game, script)
+    model = new_room(room.code, room.public, game, GAMES)
+    for entry in entries:
+        fold(model, record_decoder.decode(entry.payload))
+    return room, entries, model.match
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(sorted(GAMES)), script=script)
+def test_a_replay_that_changes_the_state_in_place_ends_exactly_where_the_live_room_did(
+    game, script
+):
+    """ "Replaying the log rebuilds the state exactly": a restart folds each room's log on
+    one state changed in place, not on a copy per move as the live room does, and ends with
+    the same match and the same snapshot bytes as folding on copies."""
+    room, entries, live_match = _live_fold(game, script)
+    replayed, seq = replay(LiveRoom(room, None, entries), GAMES)
+    on_copies, copies_seq = _fold_log(LiveRoom(room, None, entries), GAMES, in_place=False)
+    assert replayed is not None and on_copies is not None
+    assert seq == copies_seq == len(entries)
+    assert replayed.match == live_match
+    assert snapshot_of(replayed) == snapshot_of(on_copies)
+
+
+def test_a_record_refused_while_replaying_in_place_is_folded_again_on_copies(caplog):
+    """A record the rules refuse on replay (only if they changed under a stored log) "leaves
+    the caller's state untouched" on a copy, but may leave a state changed in place half
+    done: the room is then folded again on copies, so it ends as if the record was never
+    there, and the refusal is logged."""
+    pitacor = GAMES["pitacor"]
+    script = [MatchStarted(0, "p0", 7)]
+    for player in PLAYERS[:4]:
+        script += [GameMove(0, player, {"type": "choose_target", "index": 1})]
+        script += [GameMove(0, player, {"type": "give_clue", "text": "ocean"})]
+    for player in PLAYERS[:4]:
+        script += [GameMove(0, player, {"type": "select_cell", "cell": "H15"})]
+    room, entries = _accepted_log("pitacor", script)
+    moves = [(e, record_decoder.decode(e.payload)) for e in entries]
+    poisoned = next(e for e, r in moves if isinstance(r, GameMove) and "cell" in r.action)
+
+    def half_then_refuse(state, seat, action, now, **options):
+        """Pitacor's ``apply``, except that the poisoned record is refused after the real
+        handler has changed the state it was given (the copy, or the state itself)."""
+        new, events = pitacor.apply(state, seat, action, now, **options)
+        if now == poisoned.at:
+            raise RuleError("rules.changed", "Not any more.")
+        return new, events
+
+    changed = types.ModuleType(pitacor.__name__)
+    changed.__dict__.update(vars(pitacor))
+    changed.apply = half_then_refuse
+    games = {**GAMES, "pitacor": changed}
+    without = [e for e in entries if e is not poisoned]
+    expected, _ = replay(LiveRoom(room, None, without), GAMES)
+
+    with pytest.raises(_RefusedInPlace):  # in place alone, the half-done change would stay
+        _fold_log(LiveRoom(room, None, entries), games, in_place=True)
+    replayed, seq = replay(LiveRoom(room, None, entries), games)
+    assert seq == len(entries)
+    assert replayed is not None and expected is not None
+    assert replayed.match == expected.match
+    assert f"record {poisoned.seq} no longer applies" in caplog.text
+
+
+def test_a_game_whose_apply_cannot_change_in_place_replays_on_copies():
+    """A game may write its own ``apply`` without ``in_place`` (the contract's is optional):
+    its rooms replay on copies, as they play live, and end where the live room did."""
+    pitacor = GAMES["pitacor"]
+    calls: list[float] = []
+
+    def by_hand(state, seat, action, now, *, judge_text=True):
+        calls.append(now)
+        return pitacor.apply(state, seat, action, now, judge_text=judge_text)
+
+    handmade = types.ModuleType(pitacor.__name__)
+    handmade.__dict__.update(vars(pitacor))
+    handmade.apply = by_hand
+    script = [MatchStarted(0, "p0", 3), *[GameMove(0, p, {"type": "timeout"}) for p in PLAYERS]]
+    script += [GameMove(0, None, {"type": "timeout"})] * 6
+    room, entries, live_match = _live_fold("pitacor", script)
+    replayed, _ = replay(LiveRoom(room, None, entries), {**GAMES, "pitacor": handmade})
+    assert replayed is not None and replayed.match == live_match
+    assert len(calls) >= len(entries) - 5  # the game was asked (4 joins and the start aside)
 
 
 def test_a_snapshot_from_another_version_is_not_used_the_whole_log_is(tmp_path):

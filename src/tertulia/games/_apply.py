@@ -77,6 +77,11 @@ def check_and_apply(
     return new, events
 
 
+def same(state: T) -> T:
+    """No copy: the ``copy`` of a replay that changes its state in place (``in_place``)."""
+    return state
+
+
 def extend(state: M, action: Extend, copy: Callable[[M], M] = clone) -> tuple[M, list[Event]]:
     """``Extend`` for any game whose state keeps its ``deadline``: the deadline moves to
     ``action.until`` if that is later, on a copy; whatever the clock is for (a clue, a guess, a
@@ -111,10 +116,19 @@ def apply_with(
     }
 
     def apply(
-        state: M, seat: str | None, action: Action, now: float, *, judge_text: bool = True
+        state: M,
+        seat: str | None,
+        action: Action,
+        now: float,
+        *,
+        judge_text: bool = True,
+        in_place: bool = False,
     ) -> tuple[M, list[Event]]:
         """The new state after ``seat`` (None: the room) does ``action`` at ``now``, and its
-        events. ``judge_text=False``: a replayed move, whose text is not judged again."""
+        events. ``judge_text=False``: a replayed move, whose text is not judged again.
+        ``in_place``: a replay of a state nobody else holds, changed instead of copied (a
+        restart folds up to 99 moves a room, and the copy was most of a move's cost); after a
+        ``RuleError`` it may be half-changed, and the caller must throw it away."""
         return check_and_apply(
             state,
             seat,
@@ -124,7 +138,7 @@ def apply_with(
             allowed=phase_actions[state.phase],
             ended=state.phase is seats.ended,
             playing=is_playing(seats.find(state, seat)),
-            copy=copy,
+            copy=same if in_place else copy,
         )
 
     return apply

@@ -31,7 +31,9 @@ the folder's. Shape of a game package (see ``games/pitacor`` for the first one, 
     Settings                      msgspec Struct; every field has a default and bounds
     Action                        tagged union: the game's actions | SystemAction (the room's)
     start(settings, players, seed, now, *, public) -> State
-    apply(state, seat, action, now, *, judge_text=True) -> (State, list[Event])
+    apply(state, seat, action, now, *, judge_text=True, in_place=False) -> (State, list[Event])
+                                  (``in_place``, optional: a replay's, whose state may be
+                                  changed instead of copied; ``apply_with`` gives it)
     deadline(state) -> float | None
     view(state, seat | None) -> dict     (None: a spectator)
     may_chat(state, seat) -> bool

@@ -15,6 +15,7 @@ never leaves a half-applied record behind.
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import math
 from collections.abc import Callable
@@ -65,16 +66,22 @@ MAX_SPECTATORS = 20
 # ---------------------------------------------------------------------------- fold
 
 
-def fold(room: RoomModel, record: Record, *, replaying: bool = False) -> list[Event]:
+def fold(
+    room: RoomModel, record: Record, *, replaying: bool = False, in_place: bool = False
+) -> list[Event]:
     """Apply ``record`` to ``room`` (or raise ``RuleError`` and change nothing).
 
     ``replaying``: the record comes from the log (``replay``), so it was accepted once, and the
     game does not judge its free text (a Pitacor clue, a Pintó title) again: the word lists grow
     between versions, and one saved word a newer list refuses would drop that move, and every
     move after it that depended on it. (The room's own text rules, chat and nicknames, are
-    ``check_new``'s, never asked on replay.)"""
+    ``check_new``'s, never asked on replay.)
+
+    ``in_place``: a replay whose match state nobody else holds (a restart's), so a game move
+    changes it instead of a copy; a ``RuleError`` may then leave it half-changed, and the
+    caller must throw the room away (``replay.replay`` folds the log again on copies)."""
     if isinstance(record, GameMove):
-        events = _move(room, record, judge_text=not replaying)
+        events = _move(room, record, judge_text=not replaying, in_place=in_place)
     else:
         events = _FOLDS[type(record)](room, record)
     room.last_activity = record.at
@@ -237,11 +244,23 @@ def _started(room: RoomModel, r: MatchStarted) -> list[Event]:
     return [Event("room.started", {"game": room.game.NAME})]
 
 
-def _move(room: RoomModel, r: GameMove, *, judge_text: bool = True) -> list[Event]:
+def _move(
+    room: RoomModel, r: GameMove, *, judge_text: bool = True, in_place: bool = False
+) -> list[Event]:
     action = decode_move(room, r.seat, r.action)
-    room.match, events = room.game.apply(room.match, r.seat, action, r.at, judge_text=judge_text)
+    apply = room.game.apply
+    if in_place and _can_change_in_place(apply):
+        apply = functools.partial(apply, in_place=True)
+    room.match, events = apply(room.match, r.seat, action, r.at, judge_text=judge_text)
     note_end(room)
     return events
+
+
+@functools.cache
+def _can_change_in_place(apply: Callable[..., Any]) -> bool:
+    """Whether a game's ``apply`` takes ``in_place`` (``apply_with``'s does; one written by
+    hand need not, and then a replay copies the state as the live room does)."""
+    return "in_place" in inspect.signature(apply).parameters
 
 
 def with_verdicts(room: RoomModel, record: Record) -> Record:

@@ -151,10 +151,28 @@ def restore(
     )
 
 
+class _RefusedInPlace(Exception):
+    """A record refused while folding in place: the room may be half-changed."""
+
+
 def replay(live: LiveRoom, games: dict[str, ModuleType]) -> tuple[RoomModel | None, int]:
     """The room as it was after its last persisted record, and that record's seq; or
     (None, 0) if ``live`` starts from a snapshot this code cannot use (``live`` then lacks
-    the records before it: load the whole log and call again, as ``replay_room`` does)."""
+    the records before it: load the whole log and call again, as ``replay_room`` does).
+
+    The game's state is changed in place: nobody else holds it, and copying it for each move
+    was most of a restart's time. A record the rules refuse (only if they changed under a
+    stored log) may leave that state half-changed, so the log is then folded again on copies,
+    where a refused record changes nothing and is logged and skipped."""
+    try:
+        return _fold_log(live, games, in_place=True)
+    except _RefusedInPlace:
+        return _fold_log(live, games, in_place=False)
+
+
+def _fold_log(
+    live: LiveRoom, games: dict[str, ModuleType], *, in_place: bool
+) -> tuple[RoomModel | None, int]:
     room = live.room
     model, seq = None, 0
     if live.snapshot is not None:
@@ -167,9 +185,12 @@ def replay(live: LiveRoom, games: dict[str, ModuleType]) -> tuple[RoomModel | No
     for entry in live.entries:
         record = record_decoder.decode(entry.payload)
         try:
-            fold(model, record, replaying=True)  # what was accepted once is not judged again
+            # What was accepted once is not judged again.
+            fold(model, record, replaying=True, in_place=in_place)
             note_seq(model, record, entry.seq)
         except RuleError as error:  # only if the rules changed under a stored log
+            if in_place:
+                raise _RefusedInPlace from error
             log.error("room %s: record %d no longer applies (%s)", room.code, entry.seq, error)
         seq = entry.seq
     return model, seq

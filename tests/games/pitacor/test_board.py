@@ -91,6 +91,19 @@ def test_distance_counts_diagonals_as_neighbours_and_is_cut_off_by_edges():
     assert sorted(ring) == ["A2", "B1", "B2"]
 
 
+@pytest.mark.parametrize("board", [CLASSIC, ULTRA_HARD])
+def test_distance_reads_every_coordinate_as_parse_does_printed_or_not(board):
+    """The distance looks printed coordinates up in a table (a restart measures every marker
+    it replays); it must read each as ``parse`` does, and still read an unprinted one."""
+    cells = board.cells()
+    for a, b in itertools.product(cells[::7], cells[::5]):
+        (ra, ca), (rb, cb) = board.parse(a), board.parse(b)
+        assert board.distance(a, b) == max(abs(ra - rb), abs(ca - cb))
+    assert board.distance(" a1", "A1") == 0 and board.distance("b2", "A1") == 1
+    with pytest.raises(ValueError):
+        board.distance("Z99", "A1")
+
+
 def test_ultra_hard_candidates_relax_to_4_rings_in_a_few_draws_classic_never():
     """docs: "on the Ultra Hard board (15 × 8) about 5–6 % of draws end at 4 rings"; the
     classic board keeps 5 rings (issue 17 found the docs claimed 5 rings on both)."""

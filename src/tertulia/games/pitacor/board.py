@@ -94,7 +94,9 @@ class Board(msgspec.Struct, frozen=True):
         return palette(self.cols, self.rows)
 
     def _cell(self, coordinate: str) -> tuple[int, int]:
-        cell = self.parse(coordinate)
+        # A stored coordinate is printed already: a dict lookup, not the regex (a restart
+        # measures the distance of every marker it replays).
+        cell = _cell_positions(self.cols, self.rows).get(coordinate) or self.parse(coordinate)
         if cell is None:
             raise ValueError(
                 f"expected a cell of a {self.cols}×{self.rows} board, got {coordinate!r}"
@@ -129,3 +131,10 @@ def _cell_names(cols: int, rows: int) -> tuple[str, ...]:
 @cache
 def _cell_set(cols: int, rows: int) -> frozenset[str]:
     return frozenset(_cell_names(cols, rows))
+
+
+@cache
+def _cell_positions(cols: int, rows: int) -> dict[str, tuple[int, int]]:
+    """Each printed coordinate's (row, column), as ``parse`` gives it."""
+    names = _cell_names(cols, rows)
+    return {name: (i // cols, i % cols) for i, name in enumerate(names)}
