@@ -73,7 +73,7 @@ from harness import (
     wait_healthy,
     wait_quiet,
 )
-from nodes import Nodes, cpu_between, service_pids, services_cpu
+from nodes import Nodes, cpu_between, pinned, service_pids, services_cpu
 from nodes import start as start_nodes
 from nodes import stop as stop_nodes
 
@@ -96,8 +96,10 @@ async def _worker(spec: dict[str, Any], pipe: Any) -> None:
             source = loopback_address(ROOM_BLOCK, index)
             if spec["kind"] == "tertulia":
                 # Seat s of room r on node (r + s) mod N: its host, whose node owns it, and
-                # its other seats round robin (with 2 nodes, every other seat is relayed).
-                spread = [urls[(index + s) % len(urls)] for s in range(players)]
+                # its other seats round robin (with 2 nodes, every other seat is relayed);
+                # with --seating owner, every seat on the host's node (nothing relayed).
+                step = 0 if spec["seating"] == "owner" else 1
+                spread = [urls[(index + s * step) % len(urls)] for s in range(players)]
                 return await setup_tertulia(spread, players, deflate, source)
             return await setup_bare(url, players, index, deflate, source)
 
@@ -280,11 +282,14 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
     services: list[int] = []
     try:
         if clustered:  # N nodes on Redis + PostgreSQL, the seats of each room spread on them
-            nodes = start_nodes(args.nodes, workdir, env)
+            nodes = start_nodes(args.nodes, workdir, env, pin=args.pin)
             pids, bases, urls = nodes.pids, nodes.bases, nodes.urls
             base, url = bases[0], urls[0]
         else:
-            server = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT, env=env)
+            core = 0 if args.pin else None  # (the bare server too: the same core as ours)
+            server = subprocess.Popen(
+                pinned(command, core), stdout=log_file, stderr=subprocess.STDOUT, env=env
+            )
             wait_healthy(base, server)
             pids, bases, urls = [server.pid], [base], [url]
         rss_idle = sum(proc_rss(pid) for pid in pids)
@@ -294,6 +299,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
             mine, theirs = context.Pipe()
             spec = {
                 "kind": kind, "url": url, "urls": urls, "players": args.players,
+                "seating": args.seating,
                 "period": args.period,
                 "rooms": rooms[w :: args.workers], "deflate": not args.no_deflate,
                 "seed": args.seed * 1000 + w, "drain": args.drain,
@@ -380,6 +386,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
     acked = sum(r["acked"] for r in results)
     return {
         "nodes": args.nodes if clustered else 0,
+        "seating": args.seating if clustered else None,
+        "pinned": args.pin,
         "node_cpu": [(b - a) / args.duration for a, b in zip(node_cpu0, per_node, strict=True)],
         "services_cpu": services_seconds / args.duration if clustered else None,
         # CPU per acknowledged action: the servers', and with --nodes Redis's and PostgreSQL's
@@ -493,8 +501,9 @@ def _report(result: dict[str, Any]) -> None:
     if r.get("nodes"):
         each = ", ".join(f"{c:.2f}" for c in r["node_cpu"])
         print(
-            f"  cluster: {r['nodes']} node(s), CPU per node [{each}] s/s; Redis + PostgreSQL "
-            f"processes {r['services_cpu']:.2f} s/s (shared with any other user of them)"
+            f"  cluster: {r['nodes']} node(s){', pinned' if r['pinned'] else ''}, seats "
+            f"{r['seating']}, CPU per node [{each}] s/s; Redis + PostgreSQL processes "
+            f"{r['services_cpu']:.2f} s/s (shared with any other user of them)"
         )
         print(
             f"  CPU per acknowledged action: nodes {r['cpu_ms_per_action']:.3f} ms + Redis and "
@@ -598,6 +607,20 @@ def main() -> int:
         default=0,
         help="ours as N cluster nodes on Redis + PostgreSQL (0: one process with SQLite); "
         "each room's seats round robin over the nodes",
+    )
+    parser.add_argument(
+        "--seating",
+        choices=("spread", "owner"),
+        default="spread",
+        help="with --nodes: each room's seats round robin over the nodes (spread: half of "
+        "them relayed with two nodes) or all on the room's owner (owner: none relayed, what "
+        "a balancer that knows where rooms live would give)",
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="each server on a core of its own (taskset): node i on core i, the single "
+        "process and the bare server on core 0; the generators anywhere",
     )
     parser.add_argument("--drain", type=float, default=3.0, help="seconds to wait for last pushes")
     parser.add_argument(

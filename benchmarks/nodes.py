@@ -57,8 +57,16 @@ class Nodes:
         return sum(proc_rss(pid) for pid in self.pids)
 
 
-def start(count: int, workdir: Path, env: dict[str, str]) -> Nodes:
-    """``count`` nodes side by side, each healthy (``env``: the environment to start from)."""
+def pinned(command: list[str], core: int | None) -> list[str]:
+    """``command`` run on one core only (``taskset``), or as it is for None."""
+    return command if core is None else ["taskset", "--cpu-list", str(core), *command]
+
+
+def start(count: int, workdir: Path, env: dict[str, str], pin: bool = False) -> Nodes:
+    """``count`` nodes side by side, each healthy (``env``: the environment to start from).
+    ``pin``: node i runs on core i only (modulo the cores there are), so two nodes on a
+    two-core machine cannot both land on one core while the other does the generator's
+    work; the generator, Redis and PostgreSQL run wherever the scheduler puts them."""
     import psycopg
 
     nodes = Nodes(schema=f"load_{secrets.token_hex(6)}", namespace=f"load-{secrets.token_hex(4)}")
@@ -79,8 +87,11 @@ def start(count: int, workdir: Path, env: dict[str, str]) -> Nodes:
                 sys.executable, "-m", "tertulia", "serve", "--host", HOST, "--port", str(port),
                 "--db", str(workdir / f"unused{i}.sqlite3"), "--plain-logs",
             ]  # fmt: skip
+            core = i % (os.cpu_count() or 1) if pin else None
             nodes.processes.append(
-                subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=cluster_env)
+                subprocess.Popen(
+                    pinned(command, core), stdout=log, stderr=subprocess.STDOUT, env=cluster_env
+                )
             )
             nodes.ports.append(port)
             nodes.logs.append(log)

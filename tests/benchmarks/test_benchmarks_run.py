@@ -39,6 +39,25 @@ def test_the_load_benchmark_pools_rounds_of_both_servers_with_every_action_answe
     assert "2 rounds pooled" in printed and "pooled ratio ours/bare" in printed
 
 
+def test_the_load_benchmark_runs_two_pinned_nodes_with_each_rooms_seats_on_its_owner(tmp_path):
+    """``--nodes 2 --pin --seating owner`` (issue 33.3): two cluster nodes, each on a core of
+    its own, every seat on its room's owner (nothing relayed); every action answered, and
+    both nodes and Redis with PostgreSQL reported apart."""
+    out = tmp_path / "load.json"
+    printed = _run(
+        "benchmarks/load.py", "--rooms", "2", "--players", "3", "--period", "0.5",
+        "--duration", "1.5", "--warmup", "0.5", "--drain", "1", "--quiet-wait", "0",
+        "--retries", "0", "--servers", "tertulia", "--nodes", "2", "--pin",
+        "--seating", "owner", "--json", str(out),
+    )  # fmt: skip
+    (results,) = json.loads(out.read_text())["rounds"]
+    r = results["tertulia"]
+    assert r["actions"] > 0 and r["errors"] == {} and r["unanswered"] == 0, r
+    assert r["nodes"] == 2 and r["seating"] == "owner" and r["pinned"] is True
+    assert len(r["node_cpu"]) == 2 and r["services_ms_per_action"] is not None
+    assert "2 node(s), pinned, seats owner" in printed
+
+
 def test_the_room_path_benchmark_reports_the_loop_and_the_writer():
     printed = _run("benchmarks/room_path.py", "--rooms", "2", "--players", "3", "--actions", "30")
     assert "loop CPU per action" in printed and "writer CPU per action" in printed
