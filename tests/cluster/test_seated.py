@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from cluster_testing import redis_namespace, relay_nodes, run, welcomed_to
 
 from tertulia.client import Client
-from tertulia.cluster.seats import SeatIndex, seats_of
+from tertulia.cluster.seats import ACTIVITY_STEP, SeatIndex
 
 
 def test_a_page_opened_on_another_node_is_offered_the_room_of_its_seat(tmp_path) -> None:
@@ -69,19 +69,51 @@ def test_the_index_follows_seats_taken_left_and_rooms_closed() -> None:
         async with redis_namespace() as (redis, namespace):
             index = SeatIndex(redis, namespace)
             rooms = {"ABCD": _room("ABCD", ["p1", "p2"], 100.0)}
-            await index.publish(lambda: seats_of(rooms.values()))
+            await index.publish(rooms.values())
             reader = SeatIndex(redis, namespace)  # another node
             assert await reader.seated_room("p1", set(), {}) == "ABCD"
             rooms["EFGH"] = _room("EFGH", ["p1"], 500.0)  # later active: the one offered
-            await index.publish(lambda: seats_of(rooms.values()))
+            await index.publish(rooms.values())
             assert await reader.seated_room("p1", set(), {}) == "EFGH"
             rooms["EFGH"] = _room("EFGH", [], 600.0)  # p1 left it
-            await index.publish(lambda: seats_of(rooms.values()))
+            await index.publish(rooms.values())
             assert await reader.seated_room("p1", set(), {}) == "ABCD"
             del rooms["ABCD"]  # closed
-            await index.publish(lambda: seats_of(rooms.values()))
+            await index.publish(rooms.values())
             assert await reader.seated_room("p2", set(), {}) is None
             assert await reader.seated_room("p1", set(), {}) is None
+
+    run(go)
+
+
+def test_each_beat_writes_only_what_changed_a_seat_swapped_activity_moved_a_room_closed():
+    """ "At each beat, only what changed since the last one": a beat over rooms as written
+    sends Redis nothing; a seat given to another player with the count unchanged, a last
+    activity moved by ``ACTIVITY_STEP``, and a room marked closed are each written."""
+
+    async def go() -> None:
+        async with redis_namespace() as (redis, namespace):
+            index = SeatIndex(redis, namespace)
+            rooms = {"ABCD": _room("ABCD", ["p1", "p2"], 100.0)}
+            rooms["EFGH"] = _room("EFGH", ["p1"], 50.0)
+            await index.publish(rooms.values())
+            written = await redis.zrange(index.keys.seated("p1"), 0, -1, withscores=True)
+            rooms["ABCD"].model.last_activity = 100.0 + ACTIVITY_STEP - 1  # not far enough
+            pipelines: list[object] = []
+            real_pipeline = redis.pipeline
+            redis.pipeline = lambda **kw: pipelines.append(kw) or real_pipeline(**kw)
+            await index.publish(rooms.values())
+            assert pipelines == []  # nothing changed enough to be written
+            rooms["ABCD"].model.seats[1] = SimpleNamespace(player="p3")  # p2's seat to p3
+            rooms["EFGH"].model.last_activity = 50.0 + ACTIVITY_STEP  # EFGH now the latest
+            await index.publish(rooms.values())
+            reader = SeatIndex(redis, namespace)
+            assert await reader.seated_room("p3", set(), {}) == "ABCD"
+            assert await reader.seated_room("p2", set(), {}) is None
+            assert await reader.seated_room("p1", set(), {}) == "EFGH" != written[-1][0]
+            rooms["EFGH"].closed = True
+            await index.publish(rooms.values())
+            assert await reader.seated_room("p1", set(), {}) == "ABCD"
 
     run(go)
 
@@ -91,13 +123,13 @@ def test_a_room_handed_over_keeps_its_seats_and_its_old_owner_leaves_them_alone(
         async with redis_namespace() as (redis, namespace):
             old = SeatIndex(redis, namespace)
             rooms = {"ABCD": _room("ABCD", ["p1", "p2"], 100.0)}
-            await old.publish(lambda: seats_of(rooms.values()))
+            await old.publish(rooms.values())
             old.leaving("ABCD")
             moved = rooms.pop("ABCD")
-            await old.publish(lambda: seats_of(rooms.values()))  # a beat while it moves
+            await old.publish(rooms.values())  # a beat while it moves
             moved.model.seats.pop()  # p2 left just before it went
             await old.hand_over("ABCD", {"p1": 100.0})
-            await old.publish(lambda: seats_of(rooms.values()))  # and a beat after
+            await old.publish(rooms.values())  # and a beat after
             reader = SeatIndex(redis, namespace)
             assert await reader.seated_room("p1", set(), {}) == "ABCD"
             assert await reader.seated_room("p2", set(), {}) is None
@@ -113,7 +145,7 @@ def test_a_node_trusts_its_own_rooms_over_the_index() -> None:
         async with redis_namespace() as (redis, namespace):
             index = SeatIndex(redis, namespace)
             rooms = {"ABCD": _room("ABCD", ["p1"], 100.0)}
-            await index.publish(lambda: seats_of(rooms.values()))
+            await index.publish(rooms.values())
             assert await index.seated_room("p1", {"ABCD"}, {}) is None
             assert await index.seated_room("p9", {"WXYZ"}, {"WXYZ": 5.0}) == "WXYZ"
 

@@ -387,9 +387,8 @@ class ClusterRooms:
     async def _stop_owning(self, room: Room, code: str, lost: bool) -> None:
         await self.manager.let_go(room)
         if not lost:
-            seats = {seat.player: room.model.last_activity for seat in room.model.seats}
             try:  # before the lease goes: the next owner's writes come after these
-                await self.seats.hand_over(code, seats)
+                await self.seats.hand_over(code, seats_of(room))
             except Exception:
                 log.warning("could not write the seats of room %s as it moved", code)
             await self.leases.release(code)
@@ -558,4 +557,4 @@ class ClusterRooms:
             if value:
                 rooms.extend(_public_rooms.decode(value))
         self._public = listed_in_order(rooms)
-        await self.seats.publish(lambda: seats_of(self.manager.rooms.values()))
+        await self.seats.publish(self.manager.rooms.values())
