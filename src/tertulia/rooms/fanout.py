@@ -9,14 +9,19 @@ nothing always gets one that fits.
 The pictures are kept encoded (JSON bytes), not as dicts: bytes hold no references, so the
 garbage collector never walks them (as dicts, ten views per room made full collections of
 half a second at 5,000 players; benchmarks/README.md), they take a fraction of the memory,
-and "unchanged" is one comparison of bytes. A part that did change is decoded again to be
-diffed — usually one seat's view per action.
+and "unchanged" is one comparison of bytes. A part that did change is diffed as bytes
+(``patches.diff_encoded``): only the members whose bytes differ are read — usually a field or
+two of one seat's view per action.
 
 What every seat shares (the room, the events) is built once per change; each seat's game view
 is built on its own — and only for the seats the change can alter, when the game says so
 (``views_kept``): the others keep their previous view, and their patch says nothing of it.
 Patches are built while the store writes (``prepare``) and sent once the change is durable
 (``broadcast``). Large unchanging parts of a view travel as blobs, once per connection.
+
+Most connections of a room get the very same frame for a change (the nine seats a marker
+selection leaves as they were: no room change, no view change, the same events): they are
+sent one message object, encoded once, not one each.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ..games.base import Event
-from ..patches import diff
+from ..patches import diff_encoded
 from ..protocol import ChatLine, Notice, RoomPatch, RoomUpdate, ServerMessage
 from .records import Chatted, GameMove, Kicked, Left, Record, VoteClosed, record_encoder
 from .room_data import RoomModel
@@ -42,7 +47,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("tertulia.room")
 
 _encode = record_encoder.encode
-_decode = msgspec.json.decode
 _NO_CHANGE = msgspec.Raw(b"[]")
 
 
@@ -73,9 +77,10 @@ class Pushes:
     room: bytes = b""
     events: msgspec.Raw = field(default_factory=lambda: _NO_CHANGE)
     views: dict[str, bytes] = field(default_factory=dict)
-    # Encoded patches, by the picture they start from (most connections share one).
+    # Encoded patches, by the picture they start from (most connections share one), and for
+    # views by the view they lead to; equal patches are one object.
     room_patches: dict[bytes, msgspec.Raw] = field(default_factory=dict)
-    view_patches: dict[tuple[str, bytes], msgspec.Raw] = field(default_factory=dict)
+    view_patches: dict[tuple[bytes, bytes], msgspec.Raw] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -152,21 +157,20 @@ class FanOut:
                 encoded[id(view)] = _encode(view)
             views[player] = encoded[id(view)]
         self._last_views = _LastViews(seq, model, views)
-        room = lobby_view(model)
         pushes = Pushes(
-            room=self._share(_encode(room)),
+            room=self._share(_encode(lobby_view(model))),
             events=msgspec.Raw(_encode([{"kind": e.kind, **e.data} for e in events])),
             views=views,
         )
+        known: dict[bytes, msgspec.Raw] = {}  # equal patches are one object (``broadcast``)
         for peer, stay in self._stays.items():
             if stay.version is None:
                 continue
             if stay.room not in pushes.room_patches:
-                pushes.room_patches[stay.room] = _patch(stay.room, pushes.room, room)
-            key = (peer.player, stay.view)
+                pushes.room_patches[stay.room] = _patch(stay.room, pushes.room, known)
+            key = (stay.view, views[peer.player])
             if key not in pushes.view_patches:
-                new = views[peer.player]
-                pushes.view_patches[key] = _patch(stay.view, new, built.get(peer.player))
+                pushes.view_patches[key] = _patch(*key, known)
         return pushes
 
     def _views_kept(self, model: RoomModel, seq: int, record: Record) -> dict[str, bytes]:
@@ -189,6 +193,10 @@ class FanOut:
             for peer in self._stays:
                 peer.send(pushes.line)
             return
+        # Connections whose frames would be the same bytes get the same message, one after
+        # the other, which is encoded once (``protocol.encode``): by what they start from
+        # and the patches' objects (equal patches are one).
+        alike: dict[tuple[int, int, int], tuple[msgspec.Raw, msgspec.Raw, list[Peer]]] = {}
         # Connections can only have left since prepare (joining goes through the inbox).
         for peer, stay in list(self._stays.items()):
             view = pushes.views[peer.player]
@@ -199,17 +207,21 @@ class FanOut:
                 stay.told_on_arrival = True
                 peer.send(whole)
                 continue
-            patch = RoomPatch(
-                code=model.code,
-                version=version,
-                base=stay.version,
-                room=pushes.room_patches[stay.room],
-                view=pushes.view_patches[(peer.player, stay.view)],
-                events=pushes.events,
-                blobs=self._new_blobs(stay, peer, model),
+            base, room, patch = (
+                stay.version,
+                pushes.room_patches[stay.room],
+                pushes.view_patches[(stay.view, view)],
             )
+            blobs = self._new_blobs(stay, peer, model)
             stay.version, stay.room, stay.view = version, pushes.room, view
-            peer.send(patch)
+            if blobs is None:
+                alike.setdefault((base, id(room), id(patch)), (room, patch, []))[2].append(peer)
+            else:  # blobs of its own: a frame of its own
+                peer.send(_patch_message(model.code, version, base, room, patch, pushes, blobs))
+        for (base, _, _), (room, patch, peers) in alike.items():
+            message = _patch_message(model.code, version, base, room, patch, pushes)
+            for peer in peers:
+                peer.send(message)
         self._part(record, model)
 
     def arrived_told(self, peer: Peer) -> bool:
@@ -307,10 +319,31 @@ class FanOut:
         return fresh or None
 
 
-def _patch(was: bytes, now: bytes, new: Any) -> msgspec.Raw:
-    """The encoded patch from the picture part ``was`` to ``now`` (``new``: ``now`` decoded,
-    when the caller has it). Equal bytes are no change; otherwise the old part is decoded
-    again and diffed."""
+def _patch(was: bytes, now: bytes, known: dict[bytes, msgspec.Raw]) -> msgspec.Raw:
+    """The encoded patch from the picture part ``was`` to ``now``, diffed as bytes (equal
+    bytes are no change; otherwise only the members whose bytes differ are read), and the
+    same object as an equal one already in ``known``."""
     if was == now:
         return _NO_CHANGE
-    return msgspec.Raw(_encode(diff(_decode(was), _decode(now) if new is None else new)))
+    patch = diff_encoded(was, now)
+    return known.setdefault(patch, msgspec.Raw(patch))
+
+
+def _patch_message(
+    code: str,
+    version: int,
+    base: int,
+    room: msgspec.Raw,
+    view: msgspec.Raw,
+    pushes: Pushes,
+    blobs: dict[str, Any] | None = None,
+) -> RoomPatch:
+    return RoomPatch(
+        code=code,
+        version=version,
+        base=base,
+        room=room,
+        view=view,
+        events=pushes.events,
+        blobs=blobs,
+    )
