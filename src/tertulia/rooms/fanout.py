@@ -37,7 +37,7 @@ from ..games.base import Event
 from ..patches import diff_encoded
 from ..protocol import ChatLine, Notice, RoomPatch, RoomUpdate, ServerMessage
 from .records import Chatted, GameMove, Kicked, Left, Record, VoteClosed, record_encoder
-from .room_data import RoomModel
+from .room_data import RoomModel, Status
 from .views import game_blobs, game_part, game_view, game_views, lobby_view, views_kept
 from .votes import BAR_SECONDS
 
@@ -85,11 +85,13 @@ class Pushes:
 
 @dataclass(frozen=True)
 class _LastViews:
-    """Each player's view (encoded) as the change numbered ``seq`` left them."""
+    """Each player's view and the room part (encoded) as the change numbered ``seq`` left
+    them."""
 
     seq: int
     model: RoomModel
     views: dict[str, bytes]
+    room: bytes
 
 
 class FanOut:
@@ -156,9 +158,10 @@ class FanOut:
             if id(view) not in encoded:
                 encoded[id(view)] = _encode(view)
             views[player] = encoded[id(view)]
-        self._last_views = _LastViews(seq, model, views)
+        room = self._room_kept(model, seq, record) or self._share(_encode(lobby_view(model)))
+        self._last_views = _LastViews(seq, model, views, room)
         pushes = Pushes(
-            room=self._share(_encode(lobby_view(model))),
+            room=room,
             events=msgspec.Raw(_encode([{"kind": e.kind, **e.data} for e in events])),
             views=views,
         )
@@ -187,6 +190,22 @@ class FanOut:
         ):
             return {}
         return views_kept(model, record.seat, record.action, last.views)
+
+    def _room_kept(self, model: RoomModel, seq: int, record: Record) -> bytes | None:
+        """The room part of the change just before this one, if this one leaves it as it was:
+        a game move changes the room only by ending the match (``departures.note_end``: the
+        status, and the match's page with it), so one after which the match goes on leaves
+        it as it was — if the change before was told and the room was not rebuilt since."""
+        last = self._last_views
+        if (
+            last is None
+            or last.seq != seq - 1
+            or last.model is not model
+            or not isinstance(record, GameMove)
+            or model.status is not Status.PLAYING
+        ):
+            return None
+        return last.room
 
     def broadcast(self, model: RoomModel, version: int, record: Record, pushes: Pushes) -> None:
         if pushes.line is not None:
