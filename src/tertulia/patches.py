@@ -60,6 +60,12 @@ def _diff_encoded(old: Any, new: Any, path: str, ops: Patch) -> None:
     kind = memoryview(new)[0] if old and new else None
     if kind == _OBJECT and memoryview(old)[0] == _OBJECT:
         was, now = _members(old), _members(new)
+        keys = list(now)
+        if keys == list(was):  # the same keys in the same order: most often, by far
+            for key, before, after in zip(keys, was.values(), now.values(), strict=True):
+                if before != after:
+                    _diff_encoded(before, after, f"{path}/{_escape(key)}", ops)
+            return
         if not _order_kept(was, now):
             ops.append({"op": "replace", "path": path, "value": _raw(new)})
             return
