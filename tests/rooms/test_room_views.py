@@ -258,3 +258,33 @@ def test_seats_that_would_get_the_same_frame_share_its_bytes_and_nobody_gets_ano
             await store.close()
 
     asyncio.run(go())
+
+
+def test_a_chat_line_does_not_make_the_next_selection_rebuild_every_view(tmp_path, monkeypatch):
+    """A chat line is in no view: the marker selection after it still rebuilds its owner's
+    view alone (it rebuilt all of them, and diffed each, after every chat line)."""
+    from tertulia.rooms import fanout
+
+    async def go() -> None:
+        store = SQLiteStore(tmp_path / "chat.sqlite3")
+        manager, room, peers = await _pitacor_room(store, 5)
+        try:
+            guesser = next(p for p in peers if p.player != room.model.match.round.giver)
+            assert isinstance(await _ask(room, guesser, Chat(next(_ids), text="hi")), Ack)
+            built: list[list[str]] = []
+            real = fanout.game_views
+            monkeypatch.setattr(
+                fanout,
+                "game_views",
+                lambda model, players: built.append(players) or real(model, players),
+            )
+            action = {"type": "select_cell", "cell": "C7"}
+            assert isinstance(await _ask(room, guesser, Act(next(_ids), action=action)), Ack)
+            assert built == [[guesser.player]]
+            for peer in peers:
+                assert peer.view() == _as_json(game_view(room.model, peer.player))
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(go())

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, KeysView
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -145,6 +145,11 @@ class FanOut:
         it can be before the change is saved (the version and new blobs are added when it
         is). A connection without a picture yet gets the whole of it then."""
         if isinstance(record, Chatted):
+            # A chat line is in nobody's view nor in the room part: the change after it may
+            # keep them as the change before it left them.
+            last = self._last_views
+            if last is not None and last.seq == seq - 1 and last.model is model:
+                self._last_views = replace(last, seq=seq)
             return Pushes(line=ChatLine(model.chat[-1]))
         if not self._stays:  # nobody to tell (a room restored before anyone is back)
             self._last_views = None
