@@ -389,5 +389,18 @@ def _without_bidi(value: Any) -> Any:
 
 def encode(message: ServerMessage | ClientMessage) -> bytes:
     """A message as JSON: a server message for a client, or a client's relayed to its room's
-    owner (``cluster/relay.py``)."""
-    return _encoder.encode(message)
+    owner (``cluster/relay.py``).
+
+    A push several connections share is one message object, sent to each of them in turn
+    (``rooms/fanout.py``): the last message encoded is kept with its bytes, so it is encoded
+    once (messages are frozen). Holding it keeps its id from being reused."""
+    global _last_encoded
+    last = _last_encoded
+    if last[0] is message:
+        return last[1]
+    data = _encoder.encode(message)
+    _last_encoded = (message, data)
+    return data
+
+
+_last_encoded: tuple[object, bytes] = (None, b"")

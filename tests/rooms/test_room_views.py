@@ -16,7 +16,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tertulia import patches
+from tertulia import patches, protocol
 from tertulia.games import GAMES
 from tertulia.games.base import RuleError
 from tertulia.protocol import (
@@ -204,6 +204,85 @@ def test_a_selection_rebuilds_only_its_owners_view_and_the_others_patch_leaves_t
                     assert peer.view()["selection"] == "C7"
                 else:
                     assert ops == []
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(go())
+
+
+def test_seats_that_would_get_the_same_frame_share_its_bytes_and_nobody_gets_anothers(tmp_path):
+    """What a client notices of the shared frames: after a marker selection, every connection
+    gets exactly the patch that turns its previous picture into its new one; the connections
+    whose frame is the same (the seats the move left as they were, two shared screens) get
+    the same bytes, encoded once; and the unconfirmed selection, which its owner alone may
+    see, is in no other connection's frame."""
+
+    async def go() -> None:
+        store = SQLiteStore(tmp_path / "shared.sqlite3")
+        manager, room, peers = await _pitacor_room(store, 5)
+        try:
+            screens = [_Peer(f"screen-{i}") for i in range(2)]
+            for screen in screens:
+                await room.attach(screen, "", next(_ids), screen=True)
+            rnd = room.model.match.round
+            guesser = next(p for p in peers if p.player != rnd.giver)
+            cell = next(  # a cell no one else may see for another reason (the giver's cards)
+                f"{row}{col}"
+                for row in ROWS
+                for col in range(1, 31)
+                if f"{row}{col}" not in rnd.candidates
+            )
+            before = {id(peer): peer.view() for peer in peers + screens}
+            sent = {id(peer): len(peer.got) for peer in peers + screens}
+            action = {"type": "select_cell", "cell": cell}
+            assert isinstance(await _ask(room, guesser, Act(next(_ids), action=action)), Ack)
+
+            frames = {}
+            for peer in peers + screens:
+                (frame,) = [m for m in peer.got[sent[id(peer)] :] if isinstance(m, RoomPatch)]
+                frames[id(peer)] = frame
+                patched = patches.apply(before[id(peer)], _as_json(frame.view))
+                assert patched == _as_json(game_view(room.model, peer.player)) == peer.view()
+            others = [p for p in peers + screens if p is not guesser]
+            encoded = {protocol.encode(frames[id(p)]) for p in others}
+            assert len(encoded) == 1, "the seats the move left as they were: one frame"
+            assert len({id(frames[id(p)]) for p in others}) == 1, "one message, encoded once"
+            assert protocol.encode(frames[id(guesser)]) not in encoded
+            assert f'"{cell}"'.encode() in protocol.encode(frames[id(guesser)])
+            for peer in others:
+                assert f'"{cell}"'.encode() not in protocol.encode(frames[id(peer)])
+                assert peer.view()["selection"] is None
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(go())
+
+
+def test_a_chat_line_does_not_make_the_next_selection_rebuild_every_view(tmp_path, monkeypatch):
+    """A chat line is in no view: the marker selection after it still rebuilds its owner's
+    view alone (it rebuilt all of them, and diffed each, after every chat line)."""
+    from tertulia.rooms import fanout
+
+    async def go() -> None:
+        store = SQLiteStore(tmp_path / "chat.sqlite3")
+        manager, room, peers = await _pitacor_room(store, 5)
+        try:
+            guesser = next(p for p in peers if p.player != room.model.match.round.giver)
+            assert isinstance(await _ask(room, guesser, Chat(next(_ids), text="hi")), Ack)
+            built: list[list[str]] = []
+            real = fanout.game_views
+            monkeypatch.setattr(
+                fanout,
+                "game_views",
+                lambda model, players: built.append(players) or real(model, players),
+            )
+            action = {"type": "select_cell", "cell": "C7"}
+            assert isinstance(await _ask(room, guesser, Act(next(_ids), action=action)), Ack)
+            assert built == [[guesser.player]]
+            for peer in peers:
+                assert peer.view() == _as_json(game_view(room.model, peer.player))
         finally:
             await manager.shutdown()
             await store.close()

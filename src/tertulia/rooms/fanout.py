@@ -9,30 +9,35 @@ nothing always gets one that fits.
 The pictures are kept encoded (JSON bytes), not as dicts: bytes hold no references, so the
 garbage collector never walks them (as dicts, ten views per room made full collections of
 half a second at 5,000 players; benchmarks/README.md), they take a fraction of the memory,
-and "unchanged" is one comparison of bytes. A part that did change is decoded again to be
-diffed — usually one seat's view per action.
+and "unchanged" is one comparison of bytes. A part that did change is diffed as bytes
+(``patches.diff_encoded``): only the members whose bytes differ are read — usually a field or
+two of one seat's view per action.
 
 What every seat shares (the room, the events) is built once per change; each seat's game view
 is built on its own — and only for the seats the change can alter, when the game says so
 (``views_kept``): the others keep their previous view, and their patch says nothing of it.
 Patches are built while the store writes (``prepare``) and sent once the change is durable
 (``broadcast``). Large unchanging parts of a view travel as blobs, once per connection.
+
+Most connections of a room get the very same frame for a change (the nine seats a marker
+selection leaves as they were: no room change, no view change, the same events): they are
+sent one message object, encoded once, not one each.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, KeysView
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from ..games.base import Event
-from ..patches import diff
+from ..patches import diff_encoded
 from ..protocol import ChatLine, Notice, RoomPatch, RoomUpdate, ServerMessage
 from .records import Chatted, GameMove, Kicked, Left, Record, VoteClosed, record_encoder
-from .room_data import RoomModel
+from .room_data import RoomModel, Status
 from .views import game_blobs, game_part, game_view, game_views, lobby_view, views_kept
 from .votes import BAR_SECONDS
 
@@ -42,7 +47,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("tertulia.room")
 
 _encode = record_encoder.encode
-_decode = msgspec.json.decode
 _NO_CHANGE = msgspec.Raw(b"[]")
 
 
@@ -73,18 +77,21 @@ class Pushes:
     room: bytes = b""
     events: msgspec.Raw = field(default_factory=lambda: _NO_CHANGE)
     views: dict[str, bytes] = field(default_factory=dict)
-    # Encoded patches, by the picture they start from (most connections share one).
+    # Encoded patches, by the picture they start from (most connections share one), and for
+    # views by the view they lead to; equal patches are one object.
     room_patches: dict[bytes, msgspec.Raw] = field(default_factory=dict)
-    view_patches: dict[tuple[str, bytes], msgspec.Raw] = field(default_factory=dict)
+    view_patches: dict[tuple[bytes, bytes], msgspec.Raw] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class _LastViews:
-    """Each player's view (encoded) as the change numbered ``seq`` left them."""
+    """Each player's view and the room part (encoded) as the change numbered ``seq`` left
+    them."""
 
     seq: int
     model: RoomModel
     views: dict[str, bytes]
+    room: bytes
 
 
 class FanOut:
@@ -138,6 +145,11 @@ class FanOut:
         it can be before the change is saved (the version and new blobs are added when it
         is). A connection without a picture yet gets the whole of it then."""
         if isinstance(record, Chatted):
+            # A chat line is in nobody's view nor in the room part: the change after it may
+            # keep them as the change before it left them.
+            last = self._last_views
+            if last is not None and last.seq == seq - 1 and last.model is model:
+                self._last_views = replace(last, seq=seq)
             return Pushes(line=ChatLine(model.chat[-1]))
         if not self._stays:  # nobody to tell (a room restored before anyone is back)
             self._last_views = None
@@ -151,22 +163,22 @@ class FanOut:
             if id(view) not in encoded:
                 encoded[id(view)] = _encode(view)
             views[player] = encoded[id(view)]
-        self._last_views = _LastViews(seq, model, views)
-        room = lobby_view(model)
+        room = self._room_kept(model, seq, record) or self._share(_encode(lobby_view(model)))
+        self._last_views = _LastViews(seq, model, views, room)
         pushes = Pushes(
-            room=self._share(_encode(room)),
+            room=room,
             events=msgspec.Raw(_encode([{"kind": e.kind, **e.data} for e in events])),
             views=views,
         )
+        known: dict[bytes, msgspec.Raw] = {}  # equal patches are one object (``broadcast``)
         for peer, stay in self._stays.items():
             if stay.version is None:
                 continue
             if stay.room not in pushes.room_patches:
-                pushes.room_patches[stay.room] = _patch(stay.room, pushes.room, room)
-            key = (peer.player, stay.view)
+                pushes.room_patches[stay.room] = _patch(stay.room, pushes.room, known)
+            key = (stay.view, views[peer.player])
             if key not in pushes.view_patches:
-                new = views[peer.player]
-                pushes.view_patches[key] = _patch(stay.view, new, built.get(peer.player))
+                pushes.view_patches[key] = _patch(*key, known)
         return pushes
 
     def _views_kept(self, model: RoomModel, seq: int, record: Record) -> dict[str, bytes]:
@@ -184,11 +196,31 @@ class FanOut:
             return {}
         return views_kept(model, record.seat, record.action, last.views)
 
+    def _room_kept(self, model: RoomModel, seq: int, record: Record) -> bytes | None:
+        """The room part of the change just before this one, if this one leaves it as it was:
+        a game move changes the room only by ending the match (``departures.note_end``: the
+        status, and the match's page with it), so one after which the match goes on leaves
+        it as it was — if the change before was told and the room was not rebuilt since."""
+        last = self._last_views
+        if (
+            last is None
+            or last.seq != seq - 1
+            or last.model is not model
+            or not isinstance(record, GameMove)
+            or model.status is not Status.PLAYING
+        ):
+            return None
+        return last.room
+
     def broadcast(self, model: RoomModel, version: int, record: Record, pushes: Pushes) -> None:
         if pushes.line is not None:
             for peer in self._stays:
                 peer.send(pushes.line)
             return
+        # Connections whose frames would be the same bytes get the same message, one after
+        # the other, which is encoded once (``protocol.encode``): by what they start from
+        # and the patches' objects (equal patches are one).
+        alike: dict[tuple[int, int, int], tuple[msgspec.Raw, msgspec.Raw, list[Peer]]] = {}
         # Connections can only have left since prepare (joining goes through the inbox).
         for peer, stay in list(self._stays.items()):
             view = pushes.views[peer.player]
@@ -199,17 +231,21 @@ class FanOut:
                 stay.told_on_arrival = True
                 peer.send(whole)
                 continue
-            patch = RoomPatch(
-                code=model.code,
-                version=version,
-                base=stay.version,
-                room=pushes.room_patches[stay.room],
-                view=pushes.view_patches[(peer.player, stay.view)],
-                events=pushes.events,
-                blobs=self._new_blobs(stay, peer, model),
+            base, room, patch = (
+                stay.version,
+                pushes.room_patches[stay.room],
+                pushes.view_patches[(stay.view, view)],
             )
+            blobs = self._new_blobs(stay, peer, model)
             stay.version, stay.room, stay.view = version, pushes.room, view
-            peer.send(patch)
+            if blobs is None:
+                alike.setdefault((base, id(room), id(patch)), (room, patch, []))[2].append(peer)
+            else:  # blobs of its own: a frame of its own
+                peer.send(_patch_message(model.code, version, base, room, patch, pushes, blobs))
+        for (base, _, _), (room, patch, peers) in alike.items():
+            message = _patch_message(model.code, version, base, room, patch, pushes)
+            for peer in peers:
+                peer.send(message)
         self._part(record, model)
 
     def arrived_told(self, peer: Peer) -> bool:
@@ -307,10 +343,31 @@ class FanOut:
         return fresh or None
 
 
-def _patch(was: bytes, now: bytes, new: Any) -> msgspec.Raw:
-    """The encoded patch from the picture part ``was`` to ``now`` (``new``: ``now`` decoded,
-    when the caller has it). Equal bytes are no change; otherwise the old part is decoded
-    again and diffed."""
+def _patch(was: bytes, now: bytes, known: dict[bytes, msgspec.Raw]) -> msgspec.Raw:
+    """The encoded patch from the picture part ``was`` to ``now``, diffed as bytes (equal
+    bytes are no change; otherwise only the members whose bytes differ are read), and the
+    same object as an equal one already in ``known``."""
     if was == now:
         return _NO_CHANGE
-    return msgspec.Raw(_encode(diff(_decode(was), _decode(now) if new is None else new)))
+    patch = diff_encoded(was, now)
+    return known.setdefault(patch, msgspec.Raw(patch))
+
+
+def _patch_message(
+    code: str,
+    version: int,
+    base: int,
+    room: msgspec.Raw,
+    view: msgspec.Raw,
+    pushes: Pushes,
+    blobs: dict[str, Any] | None = None,
+) -> RoomPatch:
+    return RoomPatch(
+        code=code,
+        version=version,
+        base=base,
+        room=room,
+        view=view,
+        events=pushes.events,
+        blobs=blobs,
+    )

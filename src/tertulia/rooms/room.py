@@ -555,8 +555,10 @@ def _warm_up(game: Any, settings: Any) -> None:
     """Some games load large data lazily (Pintó's dictionaries take seconds): load what these
     settings need in a thread as soon as a room picks them, not during somebody's move."""
     warm = getattr(game, "warm_up", None)
+    if warm is None:  # (asked after every change: the settings' repr is work)
+        return
     key = (game.NAME, repr(settings))
-    if warm is None or key in _warmed:
+    if key in _warmed:
         return
     _warmed.add(key)
     # A daemon thread, not the loop's executor: a stopping server joins the executor's
