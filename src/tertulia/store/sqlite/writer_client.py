@@ -69,6 +69,7 @@ class WriterProcess:
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[asyncio.Future[Any], int, _OnDone | None]] = {}
         self._out = bytearray()
+        self._batch: list[bytes] = []  # requests of this turn of the loop, not sent yet
         self._in = bytearray()
         self._closing = False
         self._gone = False  # the process closed its end (exited, or was killed)
@@ -102,8 +103,17 @@ class WriterProcess:
             return future
         request_id = next(self._ids)
         self._pending[request_id] = (future, weight, on_done)
-        self._send(frame([request_id, write]))
+        # Sent at the end of this turn of the loop, with every other request the turn makes:
+        # one send and one wake-up of the writer for them all, instead of one each.
+        self._batch.append(frame([request_id, write]))
+        if len(self._batch) == 1:
+            loop.call_soon(self._send_batch)
         return future
+
+    def _send_batch(self) -> None:
+        data, self._batch = b"".join(self._batch), []
+        if data and not self._gone:
+            self._send(data)
 
     async def close(self) -> None:
         """Let the process answer every request already sent, then let it end."""
@@ -111,6 +121,7 @@ class WriterProcess:
         assert self._ended is not None
         if not self._closing:
             self._closing = True
+            self._send_batch()
             while self._out and not self._gone:  # the rest of what we owe it
                 await asyncio.sleep(0.001)
             with contextlib.suppress(OSError):
