@@ -197,3 +197,25 @@ def test_close_finishes_every_submitted_write(tmp_path: Path) -> None:
 
     run(body)
     assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {"AAAA": [1, 2, 3]}
+
+
+def test_appends_of_many_rooms_made_in_one_turn_of_the_loop_share_one_transaction(
+    tmp_path: Path,
+) -> None:
+    """What the rooms ask of the store in one turn of the event loop goes to the writer
+    together, so it lands in one transaction instead of the first request's alone and the
+    rest in others as the writer wakes for each (at 5,000 players a turn holds many moves:
+    CPU per action, p95 and p99 all fell; benchmarks/README.md, "Load")."""
+    codes = [f"R{i:03d}" for i in range(40)]
+
+    async def body() -> None:
+        async with SQLiteStore(tmp_path / "t.db") as store:
+            for code in codes:
+                await store.create_room(code, "pitacor", public=True)
+            before = store.stats.commits
+            # Each task submits on its first step: all of them in the same turn.
+            await asyncio.gather(*(store.append(code, entry(1)) for code in codes))
+            assert store.stats.commits - before == 1
+
+    run(body)
+    assert run(lambda: seqs_by_room(tmp_path / "t.db")) == {code: [1] for code in codes}

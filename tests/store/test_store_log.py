@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -202,8 +203,9 @@ def test_a_closed_store_refuses_requests_and_close_is_idempotent(open_store: Sto
 
 
 def test_start_append_is_on_its_way_before_the_caller_awaits(tmp_path: Path) -> None:
-    """A room builds its pushes while the disk writes: the write must not wait for the await,
-    and nothing is durable-acknowledged before COMMIT (the future settles only after it)."""
+    """The write must not wait for the await: it leaves at the end of the turn of the loop
+    that made it (with every other request of that turn, in one send), and nothing is
+    durable-acknowledged before COMMIT (the future settles only after it)."""
     import sqlite3
     import time
 
@@ -217,6 +219,7 @@ def test_start_append_is_on_its_way_before_the_caller_awaits(tmp_path: Path) -> 
         async with SQLiteStore(db) as store:
             await store.create_room("ABCD", "pitacor", public=True)
             saving = store.start_append("ABCD", entries(1, 2))
+            await asyncio.sleep(0)  # the turn ends; the caller has not awaited the save
             deadline = time.monotonic() + 10
             while logged() != [1, 2] and time.monotonic() < deadline:
                 time.sleep(0.01)  # blocks the loop: only the writer process can make progress
@@ -240,6 +243,7 @@ def test_an_answer_already_arrived_is_settled_on_demand_without_a_turn_of_the_lo
             heard: list[object] = []
             store.settle_answered()  # nothing in flight: nothing happens
             saving = store.start_append("ABCD", entry(1), on_durable=heard.append)
+            await asyncio.sleep(0)  # sent as the turn ends
             deadline = time.monotonic() + 10
             while not heard and time.monotonic() < deadline:
                 time.sleep(0.01)  # the loop is blocked: only settle_answered can hear it

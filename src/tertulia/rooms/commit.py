@@ -1,6 +1,7 @@
 """A room's commit path, the one every change takes: check, fold, durable append, tell.
 
-The record is folded into memory (a refusal changes nothing) and its append started; the
+The record is folded into memory (a refusal changes nothing) and its append started (the
+SQLite store sends it as this turn of the loop ends, with the turn's other appends); the
 pushes are built while the disk writes (the fsync is most of an action's wait). Only when the
 store says the append is durable is anyone told: every connection its push, then the sender
 its ``ack``. The store calls back (``on_durable``) the moment the writer answers, and the
