@@ -79,14 +79,16 @@ def _diff_encoded(old: Any, new: Any, path: str, ops: Patch) -> None:
                 _diff_encoded(was[key], value, f"{path}/{_escape(key)}", ops)
         return
     if kind == _ARRAY and memoryview(old)[0] == _ARRAY:
-        before, after = _items(old), _items(new)
-        if len(before) == len(after):
-            for index, (was_item, now_item) in enumerate(zip(before, after, strict=True)):
+        items_was, items_now = _items(old), _items(new)
+        if len(items_was) == len(items_now):
+            pairs = enumerate(zip(items_was, items_now, strict=True))
+            for index, (was_item, now_item) in pairs:
                 if was_item != now_item:
                     _diff_encoded(was_item, now_item, f"{path}/{index}", ops)
             return
-        if len(after) > len(before) and after[: len(before)] == before:
-            ops.extend({"op": "add", "path": f"{path}/-", "value": v} for v in after[len(before) :])
+        count = len(items_was)
+        if len(items_now) > count and items_now[:count] == items_was:
+            ops.extend({"op": "add", "path": f"{path}/-", "value": v} for v in items_now[count:])
             return
     ops.append({"op": "replace", "path": path, "value": _raw(new)})
 
