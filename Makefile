@@ -32,10 +32,11 @@ run: $(RUN_STAMP)
 	$(BIN)/tertulia serve $(ARGS)
 
 ## test: set everything up (test tools, Chromium, systemd-analyze, PostgreSQL, Redis, nginx)
-## and run the linter, the type checker (mypy over src/, settings in pyproject.toml) and every
+## and run the linter and the formatter's check, the type checker (mypy over src/, settings in pyproject.toml) and every
 ## test (axe-core too, for the accessibility checks)
 test: $(TEST_STAMP) chromium axe systemd-analyze services proxy
 	$(BIN)/ruff check src tests benchmarks docs/examples
+	$(BIN)/ruff format --check src tests benchmarks docs/examples
 	$(BIN)/mypy
 	# Two workers, one per core, each taking whole test files (a file's servers and fixtures
 	# stay in one process): 14 minutes instead of 20 on two cores, most of them the browser's.
