@@ -147,8 +147,8 @@ class FanOut:
         if isinstance(record, Chatted):
             # A chat line is in nobody's view nor in the room part: the change after it may
             # keep them as the change before it left them.
-            last = self._last_views
-            if last is not None and last.seq == seq - 1 and last.model is model:
+            last = self._told_just_before(model, seq)
+            if last is not None:
                 self._last_views = replace(last, seq=seq)
             return Pushes(line=ChatLine(model.chat[-1]))
         if not self._stays:  # nobody to tell (a room restored before anyone is back)
@@ -185,7 +185,7 @@ class FanOut:
         """The views of the change just before this one that this one leaves as they were
         (see ``views_kept``); only if that change was told (it is numbered ``seq - 1``) and
         the room was not rebuilt since."""
-        last = self._told_just_before(model, seq, record)
+        last = self._told_just_before(model, seq)
         if last is None or not isinstance(record, GameMove) or record.seat is None:
             return {}
         return views_kept(model, record.seat, record.action, last.views)
@@ -195,18 +195,18 @@ class FanOut:
         a game move changes the room only by ending the match (``departures.note_end``: the
         status, and the match's page with it), so one after which the match goes on leaves
         it as it was — if the change before was told and the room was not rebuilt since."""
-        last = self._told_just_before(model, seq, record)
-        if last is None or model.status is not Status.PLAYING:
+        last = self._told_just_before(model, seq)
+        if last is None or not isinstance(record, GameMove) or model.status is not Status.PLAYING:
             return None
         return last.room
 
-    def _told_just_before(self, model: RoomModel, seq: int, record: Record) -> _LastViews | None:
-        """What was told of the change numbered ``seq - 1``, if ``record`` (numbered ``seq``)
-        is a game move and the room was not rebuilt since; else None."""
+    def _told_just_before(self, model: RoomModel, seq: int) -> _LastViews | None:
+        """What was told of the change numbered ``seq - 1``, if the room was not rebuilt
+        since; else None."""
         last = self._last_views
         if last is None or last.seq != seq - 1 or last.model is not model:
             return None
-        return last if isinstance(record, GameMove) else None
+        return last
 
     def broadcast(self, model: RoomModel, version: int, record: Record, pushes: Pushes) -> None:
         if pushes.line is not None:
