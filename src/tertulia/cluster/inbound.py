@@ -173,10 +173,11 @@ class Inbound:
     @staticmethod
     def hold_again(session: Any, message: p.ClientMessage, code: str) -> None:
         """A message nobody applied goes to ``code``'s next owner with the others its session
-        holds while the room moves; else it is answered ``room.moved`` (send it again)."""
+        holds while the room moves, before those (it was sent first); else it is answered
+        ``room.moved`` (send it again)."""
         held = getattr(session, "held", None)
         if held is not None and held.code == code:
-            held.hold(message)
+            held.hold_again(message)
             return
         session.send(p.Error.refusing(message.id, room_moved()))
 
