@@ -33,6 +33,19 @@ TRY_AGAIN_LATER = 1013
 class Outlet:
     """Sends one connection's messages, in order; never blocks its caller."""
 
+    # One per connection, thousands at once: no per-instance dict (issue 33, memory).
+    __slots__ = (
+        "_abort",
+        "_backlog",
+        "_close",
+        "_close_with",
+        "_send_text",
+        "_stall",
+        "_waiting",
+        "cut_off",
+        "done",
+    )
+
     def __init__(
         self,
         send_text: Callable[[str], Coroutine[Any, Any, None]],
@@ -44,7 +57,9 @@ class Outlet:
         # Drops the connection at once (the transport's abort); True if it could. Servers that
         # do not expose their transport leave it None: then a stuck client is closed politely.
         self._abort = abort
-        self._backlog: deque[bytes] = deque()
+        # Made when a send first has to wait: most connections never queue anything, and an
+        # empty deque is 600 bytes.
+        self._backlog: deque[bytes] | None = None
         self._waiting = False  # a send waits for the socket; later messages queue behind it
         self._close_with: int | None = None  # a close to send once the send in flight ends
         self._stall: asyncio.TimerHandle | None = None
@@ -54,12 +69,17 @@ class Outlet:
     def put(self, data: bytes) -> None:
         if self.done:
             return
-        if len(self._backlog) >= BACKLOG:
+        if not self._waiting:  # nothing in flight, so nothing queued (the pump ran dry)
+            if self._advance(self._send_text(data.decode())):
+                self._pump()
+            return
+        backlog = self._backlog
+        if backlog is None:
+            backlog = self._backlog = deque()
+        if len(backlog) >= BACKLOG:
             self._give_up()
             return
-        self._backlog.append(data)
-        if not self._waiting:
-            self._pump()
+        backlog.append(data)
 
     def close(self, code: int) -> None:
         """Close with ``code`` now, dropping whatever is queued (a flooder is not owed its
@@ -68,7 +88,7 @@ class Outlet:
         if self.done:
             return
         self.done, self._close_with = True, code
-        self._backlog.clear()
+        self._backlog = None
         if self._waiting:
             self._cut_off()
             return
@@ -86,7 +106,7 @@ class Outlet:
 
     def _cut_off(self) -> bool:
         self.done = True
-        self._backlog.clear()
+        self._backlog = None
         if self._abort is None or not self._abort():
             return False
         self.cut_off = True
@@ -112,7 +132,7 @@ class Outlet:
             return True
         except Exception:  # the socket is gone; the connection's reader cleans up
             self.done = True
-            self._backlog.clear()
+            self._backlog = None
             return True
         # It waits: on a future (resume when that is done) or on a bare yield (next turn).
         self._waiting = True

@@ -78,6 +78,28 @@ _ROOM_MESSAGES = (
 class Session:
     """Implements ``rooms.seams.Peer`` for one connection."""
 
+    # One per connection, thousands at once: no per-instance dict (issue 33, memory).
+    __slots__ = (
+        "address",
+        "chat_bucket",
+        "cluster_conn",
+        "flooding",
+        "guard",
+        "held",
+        "identity",
+        "manager",
+        "max_frame",
+        "metrics",
+        "outlet",
+        "player",
+        "reaction_bucket",
+        "requests",
+        "room",
+        "screen",
+        "slowed_down",
+        "strikes",
+    )
+
     def __init__(
         self,
         manager: Rooms,
@@ -105,6 +127,7 @@ class Session:
         self.flooding = False
         self.chat_bucket = TokenBucket(capacity=5, rate=0.5)  # chat lines
         self.reaction_bucket = TokenBucket(capacity=5, rate=1)  # quick reactions
+        self.cluster_conn: str | None = None  # its name on the cluster's wire (cluster/node.py)
 
     # ------------------------------------------------------------------ Peer
 
