@@ -110,6 +110,11 @@ def test_a_shared_screen_through_a_pitacor_match_shows_no_secret_and_the_seats_r
     for page in pages:
         page.locator("#pitacor-board .pc-cell").first.wait_for()
     tv.locator("#pitacor-board .pc-cell").first.wait_for()
+    # The room reads cells off the screen aloud: its board has coordinates along the edges,
+    # where a player's shows them only when asked (a phone's board is too narrow).
+    expect(tv.locator("#pitacor-board .pc-edge-col").first).to_be_visible()
+    expect(tv.locator("#pitacor-board .pc-edge-row").last).to_have_text("P")
+    expect(bo.locator("#pitacor-board .pc-edge-col").first).to_be_hidden()
 
     g = pitacor.find_giver(pages)
     giver, guessers = pages[g], [p for i, p in enumerate(pages) if i != g]

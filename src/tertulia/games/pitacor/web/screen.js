@@ -234,7 +234,9 @@ export function mount(element, ctx) {
     screen.classList.toggle("ended", ended);
     if (!ended) showBoardAtEnd = false;
     const interactive = v.you?.role === "guesser" && (v.phase === "guess1" || v.phase === "guess2") && !(v.confirmed || []).includes(ctx.me);
-    board.render(v, colours, { local, interactive, edges: edges.checked });
+    // A shared screen always has them: the room reads cells off it aloud ("mine is F12"),
+    // and nobody is at it to switch them on.
+    board.render(v, colours, { local, interactive, edges: ctx.screen || edges.checked });
     boardArea.hidden = ended && !showBoardAtEnd;
     showBoard.hidden = !(ended && !showBoardAtEnd);
     bar.update(push);
