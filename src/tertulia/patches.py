@@ -21,6 +21,7 @@ the new values in the patch as the bytes they already are.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import msgspec
@@ -98,8 +99,10 @@ def _raw(value: Any) -> msgspec.Raw:
 
 
 def _same(old: Any, new: Any) -> bool:
-    # JSON tells true from 1 and 1.0 from 1; Python's == does not.
-    return type(old) is type(new) and old == new
+    # JSON tells true from 1, 1.0 from 1 and -0.0 from 0.0; Python's == does not.
+    if type(old) is not type(new) or old != new:
+        return False
+    return type(old) is not float or math.copysign(1.0, old) == math.copysign(1.0, new)
 
 
 def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
