@@ -148,9 +148,12 @@ class ClusterRooms:
             self._beat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._beat
-        for code in list(self.manager.rooms):
-            with contextlib.suppress(Exception):  # one room's trouble must not keep the rest
-                await asyncio.wait_for(self._let_go(code), 5)
+        # All at once, each bounded: one room's trouble (a save that does not answer, which
+        # its room waits for) must not keep the rest.
+        await asyncio.gather(
+            *(asyncio.wait_for(self._let_go(code), 5) for code in list(self.manager.rooms)),
+            return_exceptions=True,
+        )
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._leave(), 2)
         await self.bus.stop()
@@ -525,9 +528,10 @@ class ClusterRooms:
         log's fence, but its players would wait for answers that never come)."""
         if time.monotonic() - self._renewed_at < self.leases.ttl_ms / 1000:
             return
-        for code in list(self.manager.rooms):
+        codes = list(self.manager.rooms)
+        for code in codes:
             self.leases.forget(code)
-            await self._let_go(code, lost=True)
+        await asyncio.gather(*(self._let_go(code, lost=True) for code in codes))
 
     async def _heartbeat(self) -> None:
         """Say this node is alive, keep its leases (letting go of those it lost), publish its

@@ -82,6 +82,8 @@ class Commits:
         self.ahead = False
         # Memory may be ahead of the log (a failed save whose rebuild failed too): refuse all.
         self.broken = False
+        # The change whose save is under way and not told yet (one at a time: see Room.submit).
+        self.in_flight: Change | None = None
         self._fanout = fanout
         self._on_told = on_told
         self._closed = closed
@@ -123,6 +125,7 @@ class Commits:
         except Exception:
             log.exception("room %s: append failed; rebuilding from the store", self.code)
             return Change(record, answer, was, unsaved=not_saved())
+        self.in_flight = change
         try:
             change.pushes = self._fanout.prepare(self.model, self.seq + 1, record, events)
         except Exception:  # our bug; the change stands all the same (see _tell)
@@ -143,16 +146,45 @@ class Commits:
             # Another node owns the room now (this one was paused past its lease): memory is
             # ahead of a log that will never have this change. Write nothing more; the room
             # is let go and its connections sent to the new owner.
+            self._landed(change)
             log.warning("room %s: another node owns it now; letting it go", self.code)
             self.broken = True
             if self._on_fenced is not None:
                 self._on_fenced()
             raise room_moved() from None
         except Exception:
+            self._landed(change)
             log.exception("room %s: append failed; rebuilding from the store", self.code)
             await self.rebuild()
             raise not_saved() from None
         if not change.told:  # the store did not call back (it need not)
+            self._tell(change)
+
+    def _landed(self, change: Change) -> None:
+        """``change``'s save has an outcome: it is no longer the one in flight."""
+        if self.in_flight is change:
+            self.in_flight = None
+
+    async def settle(self, seconds: float) -> None:
+        """The room is stopping (handed on, shut down, closed): wait up to ``seconds`` for
+        the change whose save is under way, and tell it if it is durable. Stopping the
+        room's task does not withdraw a write the store has queued, so without this its
+        sender would be answered "nothing was changed" (``room.moved``) for a change the log
+        has, and would make it twice. If the save fails, or takes longer, the inbox answers
+        it (``inbox.refuse_item``: nothing changed, or the outcome is unknown)."""
+        change = self.in_flight
+        if change is None or change.told or not asyncio.isfuture(change.saving):
+            return
+        saving = change.saving
+        try:
+            await asyncio.wait_for(asyncio.shield(saving), seconds)
+        except asyncio.CancelledError:
+            if not saving.cancelled():  # we were cancelled, not the save
+                raise
+            return
+        except Exception:
+            return  # not saved (the room's task answers it), or not known yet
+        if not change.told:
             self._tell(change)
 
     def _durable(self, change: Change, error: BaseException | None) -> None:
@@ -170,6 +202,7 @@ class Commits:
         would do it again. A bug while telling is logged; a seat whose push could not be
         built ahead gets one built now, on its own, so one seat's trouble spares the rest."""
         change.told = True
+        self._landed(change)
         self.seq += 1
         self.version += 1
         self.ahead = False

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..games.base import RuleError
-from ..protocol import ClientMessage, Error
-from .refusals import room_closed
+from ..protocol import Ack, ClientMessage, Error
+from .refusals import outcome_unknown, room_closed
 
 if TYPE_CHECKING:
     from .commit import Change
@@ -116,9 +116,20 @@ def refuse(peer: Peer, msg_id: int | None, error: RuleError) -> None:
 
 
 def refuse_item(item: Any, error: RuleError) -> None:
-    """Answer a client's item that will not be handled: its sender hears ``error``."""
+    """Answer a client's item that will not be handled: its sender hears ``error``. A change
+    whose save had started is answered as its save went: nothing if it was told; ``error``
+    (nothing changed) if the save failed; an ``ack`` if it is durable but was not told (the
+    room stopped first); ``room.outcome_unknown`` if the store has not said yet — the write
+    was queued, and stopping does not withdraw it."""
     if isinstance(item, Started):
         if item.change.told:  # saved and answered already
+            return
+        saving = item.change.saving
+        if asyncio.isfuture(saving) and (not saving.done() or saving.cancelled()):
+            error = outcome_unknown()
+        elif asyncio.isfuture(saving) and saving.exception() is None:
+            message = item.item.message
+            item.item.peer.send(Ack(message.id))
             return
         item = item.item
     if isinstance(item, Attach):
@@ -160,6 +171,12 @@ class Inbox:
         """One of the room's own items (or a client's, already accepted): never refused."""
         self._queue.put_nowait(item)
 
+    def stop_taking(self, refusal: RuleError | None = None) -> None:
+        """Take no more items: a client's is refused from now on, and the task ends once the
+        item in hand is done (``close`` answers whatever is left)."""
+        self.closed = True
+        self._refusal = refusal or room_closed()
+
     def offer(self, item: Any) -> None:
         """A client's item: queued, or refused at once if the room has closed or is full."""
         if self.closed:
@@ -173,7 +190,7 @@ class Inbox:
         """Stop taking items and stop the task; every client still waiting hears that the room
         has closed, or ``refusal`` (nobody may wait forever on a closed room)."""
         self.closed = True
-        self._refusal = refusal or room_closed()
+        self._refusal = refusal or self._refusal
         current = self.current  # taken before the task's cancellation clears it
         if self._task is not None:
             self._task.cancel()
@@ -186,9 +203,11 @@ class Inbox:
             refuse_item(item, self._refusal)
 
     async def _run(self, handle: Callable[[Any], Awaitable[None]]) -> None:
-        while True:
+        while not self.closed:
             item = await self._queue.get()
             self.working, self.current = True, item
+            if self.closed:  # taken as the room stopped: ``close`` answers it, as current
+                return
             try:
                 await handle(item)
             except Exception:  # our bug: log it, answer plainly, keep the room alive

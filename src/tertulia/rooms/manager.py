@@ -315,8 +315,9 @@ class RoomManager:
             self._housekeeping.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._housekeeping
-        for room in list(self.rooms.values()):
-            await room.stop()
+        # All at once: a room waits for its save under way (``Room.stop``), up to a bound, and
+        # a store in trouble must not make a thousand rooms wait one after the other.
+        await asyncio.gather(*(room.stop() for room in list(self.rooms.values())))
         # Every room's state as it stops, so the restart folds no record (a crash folds at
         # most replay.SNAPSHOT_EVERY a room); all at once, so the writer groups them.
         rooms = list(self.rooms.values())

@@ -74,6 +74,8 @@ from .views import finished_match, match_log
 log = logging.getLogger("tertulia.room")
 
 RESUME_TAB_ALLOWANCE = 4  # see _refusal_for
+# How long a stopping room waits for the save under way to say how it went (``stop``).
+SETTLE_SECONDS = 2.0
 # A resume into a room without your seat: worded for "no such room" as well, which gets the
 # same answer (a stranger must not tell the two apart; see server/session.py).
 NO_SEAT = "You have no seat in a room with that code."
@@ -186,10 +188,15 @@ class Room:
         whoever is still connected is told so too — a server shutting down (not ``closing``)
         keeps the room in the log for its restart, or for the room's next owner."""
         self.closed = True
-        self.clocks.stop()
+        refusal = room_moved() if moving else None
+        self.inbox.stop_taking(refusal)
+        # A change whose save is under way is told first (its sender hears the truth): the
+        # room's task may not start another meanwhile (``stop_taking``).
+        await self.commits.settle(SETTLE_SECONDS)
+        self.clocks.stop()  # after: telling that change may have set a clock
         if self.bots is not None:
             self.bots.stop()
-        await self.inbox.close(room_moved() if moving else None)
+        await self.inbox.close(refusal)
         if closing:
             self.fanout.tell_everyone(Notice("room.closed", "The room was closed."))
 
