@@ -155,7 +155,7 @@ class _Node:
 def _attached(node: _Node, room: RemoteRoom, conn: str) -> _Session:
     session = _Session(conn)
     room.sessions[conn] = session
-    node.relaying[conn] = (session, room.owner)
+    node.relaying[conn] = room._entries[conn] = (session, room.owner)  # as attach makes them
     return session
 
 
@@ -249,6 +249,79 @@ def test_frames_that_reached_nobody_go_to_the_new_owner_before_those_held_since(
         held.hold(_act(40))  # after a take, new messages are held in order again
         held.hold_again(_act(39))
         assert [m.id for m in held.take()] == [39, 40]
+
+    asyncio.run(go())
+
+
+def test_a_relayed_player_who_goes_from_one_remote_room_to_another_still_hears_the_new_one() -> (
+    None
+):
+    """ "One answer per request": a player whose socket is on this node goes from room X to
+    room Y, both owned elsewhere; X is left after Y is joined (``Session._enter``), and X
+    letting go of the connection must not take away what Y set up for it: Y's owner's pushes
+    and answers still reach the player."""
+
+    async def go() -> None:
+        node = _Node()
+        x = node.remote_room("XXXX")
+        session = _attached(node, x, "here/1")
+        y = node.remote_room("YYYY")
+        joining = asyncio.ensure_future(y.attach(session, "Bo", 5))
+        await asyncio.sleep(0)
+        node._on_message(wire.Attached("here/1", "YYYY", None, "", owner="owner"))
+        await joining
+        x.detach(session)  # the room it left
+        assert node.relaying["here/1"] == (session, "owner")
+        y.submit(session, _act(6))
+        node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(6)), 6)], sender="owner"))
+        assert session.answers() == [(6, "ack")]
+        y.detach(session)  # and leaving Y lets go of it for good
+        assert "here/1" not in node.relaying
+
+    asyncio.run(go())
+
+
+class _OwnedRoom:
+    """A room owned here, as ``Inbound`` sees it: it seats relayed peers and lets them go."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.closed = False
+        self.game = SimpleNamespace(NAME="tiny")
+        self.peers: list[RelayedPeer] = []
+
+    async def attach(self, peer: RelayedPeer, *args: object, **kwargs: object) -> None:
+        self.peers.append(peer)
+
+    def detach(self, peer: RelayedPeer) -> None:
+        self.peers.remove(peer)
+
+
+def test_the_owner_takes_a_connection_out_of_the_room_it_left_not_the_one_it_went_to() -> None:
+    """A player on another node goes from room X to room Y, both owned here: that node sends
+    Y's attach, then X's detach, and Y's seating may be done before the detach comes. The
+    player leaves X (not left "online" there for ever) and stays in Y."""
+
+    async def go() -> None:
+        rooms = {code: _OwnedRoom(code) for code in ("XXXX", "YYYY")}
+        relays, tasks = Relays(), []
+        inbound = Inbound(
+            _Bus(),
+            relays,
+            room_here=rooms.get,
+            loading=lambda code: None,
+            spawn=lambda work: tasks.append(asyncio.ensure_future(work)),
+            find_again=lambda session, code: None,
+            owned_now=lambda code, owner: None,
+        )
+        for code in ("XXXX", "YYYY"):
+            inbound.on_message(wire.Attach("there/1", "there", code, "p-bo", "Bo", None))
+            await asyncio.gather(*tasks)
+        assert rooms["XXXX"].peers == [] and len(rooms["YYYY"].peers) == 1
+        inbound.on_message(wire.Detach("there/1", "XXXX"))  # late: it is in Y now
+        assert len(rooms["YYYY"].peers) == 1 and relays.relayed["there/1"][1] is rooms["YYYY"]
+        inbound.on_message(wire.Detach("there/1", "YYYY"))
+        assert rooms["YYYY"].peers == [] and "there/1" not in relays.relayed
 
     asyncio.run(go())
 

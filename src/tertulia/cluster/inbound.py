@@ -72,8 +72,11 @@ class Inbound:
             if remote is not None and _from_its_owner(remote, message.owner):
                 remote.attached(message)
         elif isinstance(message, wire.Detach):
-            seated = relays.relayed.pop(message.conn, None)
-            if seated is not None:
+            # Only out of the room it names: the connection may be in another room of this
+            # node by now (its node attached it there, then left this one).
+            seated = relays.relayed.get(message.conn)
+            if seated is not None and seated[1].code == message.room:
+                del relays.relayed[message.conn]
                 seated[1].detach(seated[0])
         elif isinstance(message, wire.Owned):
             self._owned_now(message.room, message.owner)
@@ -132,6 +135,9 @@ class Inbound:
             answer = wire.Attached(attach.conn, attach.room, refusal, owner=self.bus.node)
             self.bus.send(attach.reply_to, answer)
             return
+        before = self.relays.relayed.get(attach.conn)
+        if before is not None and before[1] is not room:  # it left that room for this one
+            before[1].detach(before[0])
         self.relays.relayed[attach.conn] = (peer, room)
         seated = wire.Attached(attach.conn, attach.room, None, room.game.NAME, self.bus.node)
         self.bus.send(attach.reply_to, seated)

@@ -101,6 +101,9 @@ class RemoteRoom:
         self._conn_of = conn_of
         self._waiting: dict[str, asyncio.Future] = {}  # conn → the Attached it waits for
         self.sessions: dict[str, Any] = {}  # conn → session, attached here
+        # conn → the very registry entry this room made for it: a session that went on to
+        # another remote room has a new entry there, which this room must not take away.
+        self._entries: dict[str, tuple[Any, str]] = {}
         # Every remote room's sessions by conn, with the owner they are attached through: where
         # pushes go, and from whom (a former owner's late pushes are not this owner's).
         self._registry = registry
@@ -134,7 +137,8 @@ class RemoteRoom:
         answer = asyncio.get_running_loop().create_future()
         self._waiting[conn] = answer
         self.sessions[conn] = session
-        self._registry[conn] = (session, self.owner)  # pushes may come before the answer
+        entry = self._registry[conn] = (session, self.owner)  # pushes may come before the answer
+        self._entries[conn] = entry
         self._bus.send(
             self.owner,
             wire.Attach(
@@ -175,9 +179,9 @@ class RemoteRoom:
             self._bus.send(self.owner, wire.Detach(conn, self.code))
 
     def _forget(self, conn: str) -> None:
-        session = self.sessions.pop(conn, None)
-        held = self._registry.get(conn)
-        if session is not None and held is not None and held[0] is session:
+        self.sessions.pop(conn, None)
+        entry = self._entries.pop(conn, None)
+        if entry is not None and self._registry.get(conn) is entry:  # not another room's since
             del self._registry[conn]
             self._awaiting.pop(conn, None)
 
