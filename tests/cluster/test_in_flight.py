@@ -29,7 +29,9 @@ from tertulia.cluster.leases import Owner
 from tertulia.cluster.node import ClusterRooms
 from tertulia.cluster.relay import RelayedPeer, Relays, RemoteRoom
 from tertulia.games.base import RuleError
+from tertulia.server.guard import Guard, Limits
 from tertulia.server.held import Held
+from tertulia.server.session import Session
 
 
 def test_a_move_heard_by_an_owner_that_then_dies_is_answered_outcome_unknown(tmp_path) -> None:
@@ -94,6 +96,9 @@ class _Outlet:
 
     def put(self, data: bytes) -> None:
         self.frames.append(data)
+
+    def close(self, code: int) -> None:
+        self.closed_with = code
 
 
 class _Session:
@@ -549,5 +554,67 @@ def test_a_frame_whose_fate_redis_has_not_told_yet_waits_for_it_when_its_owner_i
         assert session.answers() == [(1, "room.outcome_unknown")]
         assert [m.id for m in session.held.take()] == [2]
         assert node.in_doubt == {}
+
+    asyncio.run(go())
+
+
+class _FollowedRoom:
+    """A room a session is in, as ``Session`` sees it."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.closed = False
+        self.submitted: list[p.ClientMessage] = []
+
+    def submit(self, peer: object, message: p.ClientMessage) -> None:
+        self.submitted.append(message)
+
+    def detach(self, peer: object) -> None:
+        pass
+
+
+class _SlowRooms:
+    """``find`` answers when the test says, with what it says."""
+
+    def __init__(self) -> None:
+        self.answer: asyncio.Future[object] | None = None
+
+    async def find(self, code: str) -> object:
+        self.answer = asyncio.get_running_loop().create_future()
+        return await self.answer
+
+
+def _session_in(room: _FollowedRoom, rooms: _SlowRooms) -> tuple[Session, _Outlet]:
+    outlet = _Outlet()
+    session = Session(rooms, None, None, 64_000, outlet, Guard(Limits()))  # type: ignore[arg-type]
+    session.room = room  # type: ignore[assignment]
+    return session, outlet
+
+
+@pytest.mark.parametrize("found", ["closed", "unreachable"])
+def test_a_player_who_joins_another_room_while_theirs_moves_stays_in_the_new_one(found) -> None:
+    """While a room moves, its connection follows it; a player who meanwhile joins another
+    room is in that one: when the moved room then turns out closed (or cannot be reached),
+    they are not told it closed, taken out of the room they are in, or cut off."""
+
+    async def go() -> None:
+        rooms = _SlowRooms()
+        moved, other = _FollowedRoom("XXXX"), _FollowedRoom("YYYY")
+        session, outlet = _session_in(moved, rooms)
+        following = asyncio.ensure_future(session.room_moves("XXXX"))
+        while rooms.answer is None:
+            await asyncio.sleep(0)
+        # What joining YYYY does (Session._enter): it stops following the room it was in.
+        assert session.held is not None
+        session.held.refuse()
+        session.held, session.room = None, other  # type: ignore[assignment]
+        if found == "closed":
+            rooms.answer.set_result(None)
+        else:
+            rooms.answer.set_exception(RuleError("room.unknown", "gone"))
+        await following
+        assert session.room is other
+        assert not any(b"room.closed" in frame for frame in outlet.frames)
+        assert session.outlet is outlet and not getattr(outlet, "closed_with", None)
 
     asyncio.run(go())

@@ -323,6 +323,8 @@ class Session:
                 return
             try:
                 room = await self.manager.find(held.code)
+                if self.held is not held:  # it went to another room while we asked
+                    return
                 if room is None:
                     self.held = self.room = None
                     self.send(p.Notice("room.closed", "The room was closed."))
@@ -331,6 +333,8 @@ class Session:
                 room = await self._attach(room, "", None, resume=True)
                 break
             except Exception as error:
+                if self.held is not held:  # it went to another room: nothing to end here
+                    return
                 not_yet = not isinstance(error, RuleError) or error.code in _NOT_YET
                 if not isinstance(error, RuleError):
                     log.warning("room %s: could not follow it yet (%r)", held.code, error)
