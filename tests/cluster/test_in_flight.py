@@ -331,6 +331,31 @@ def test_the_owner_takes_a_connection_out_of_the_room_it_left_not_the_one_it_wen
     asyncio.run(go())
 
 
+def test_a_frame_answered_moved_is_not_held_again_when_its_publish_turns_out_unheard() -> None:
+    """ "One answer per request": the owner let the room go, so a frame it had not answered
+    was answered ``room.moved`` (send it again); when its publish then turns out to have
+    reached nobody, it is not held for the next owner as well (it would count, and the
+    player, told "nothing changed", sends it again)."""
+
+    async def go() -> None:
+        node = _Node()
+        room = node.remote_room()
+        session = _attached(node, room, "here/1")
+        room.submit(session, _act(7))
+        frame = node.bus.sent[-1][1]
+        node._on_message(wire.Released("ABCD", ["here/1"], "owner"))
+        assert session.answers() == [(7, "room.moved")]
+        node.relaying["here/1"] = (session, "next")  # following it: through the next owner
+        session.held = Held("ABCD", lambda msg_id, error: None)
+        found = node._unheard(frame)
+        if found is not None:
+            node._hold_again(*found)
+        assert session.answers() == [(7, "room.moved")]
+        assert session.held.take() == []
+
+    asyncio.run(go())
+
+
 def test_a_late_push_from_a_former_owner_is_dropped_at_the_node() -> None:
     """ "One answer per request": once a connection was given up by its owner (its request
     answered ``room.outcome_unknown``) and attached through a new one, pushes the former owner

@@ -168,6 +168,10 @@ class Inbound:
             held = self.relays.relaying.get(frame.conn)
             if held is None:
                 return None
+            if frame.msg_id is not None and frame.msg_id not in self.relays.awaiting.get(
+                frame.conn, {}
+            ):
+                return None  # answered already (its owner let the room go: room.moved)
             session = held[0]
         try:
             message = p.decode(frame.body)
