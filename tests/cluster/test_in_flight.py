@@ -356,6 +356,47 @@ def test_a_frame_answered_moved_is_not_held_again_when_its_publish_turns_out_unh
     asyncio.run(go())
 
 
+def test_an_owner_that_does_not_have_one_connection_in_its_room_sends_only_that_one_back() -> None:
+    """ "One answer per request": a frame from a connection the owner does not have in a room
+    it still owns is answered ``room.moved`` and only that connection is sent back to attach
+    again; the room's other connections on that node stay, and their frames in flight are
+    left for the owner to answer (answered "moved" there, they would be applied all the
+    same). A frame for a room the owner no longer has sends the whole room back."""
+
+    async def go() -> None:
+        rooms = {"ABCD": _OwnedRoom("ABCD")}
+        bus = _Bus()
+        owner = Inbound(
+            bus,
+            Relays(),
+            room_here=rooms.get,
+            loading=lambda code: None,
+            spawn=lambda work: None,
+            find_again=lambda session, code: None,
+            owned_now=lambda code, owner: None,
+        )
+        owner.on_message(wire.Frame("there/1", "ABCD", p.encode(_act(3)), 3))
+        owner.on_message(wire.Frame("there/1", "GONE", p.encode(_act(4)), 4))
+        released = [m for _, m in bus.sent if isinstance(m, wire.Released)]
+        assert [(r.room, r.conns, r.whole) for r in released] == [
+            ("ABCD", ["there/1"], False),
+            ("GONE", ["there/1"], True),
+        ]
+
+        node = _Node()
+        room = node.remote_room()
+        ana, bo = _attached(node, room, "here/1"), _attached(node, room, "here/2")
+        room.submit(bo, _act(8))  # Bo's move, in flight to the owner, which has him
+        node._on_message(wire.Released("ABCD", ["here/1"], "owner", whole=False))
+        assert node.found_again == [ana]  # only Ana attaches again
+        assert node.remote["ABCD"] is room and not room.closed
+        assert bo.answers() == [] and 8 in node.awaiting["here/2"]  # the owner answers it
+        node._on_message(wire.Pushes([("here/2", p.encode(p.Ack(8)), 8)], sender="owner"))
+        assert bo.answers() == [(8, "ack")]
+
+    asyncio.run(go())
+
+
 def test_a_late_push_from_a_former_owner_is_dropped_at_the_node() -> None:
     """ "One answer per request": once a connection was given up by its owner (its request
     answered ``room.outcome_unknown``) and attached through a new one, pushes the former owner

@@ -82,10 +82,21 @@ class Inbound:
             self._owned_now(message.room, message.owner)
         elif isinstance(message, wire.Released):
             remote = relays.remote.get(message.room)
-            if remote is not None and _from_its_owner(remote, message.owner):
-                del relays.remote[message.room]
-                for session in remote.give_up(owner_died=False):
-                    self._find_again(session, message.room)
+            if remote is None or not _from_its_owner(remote, message.owner):
+                return
+            if not message.whole:
+                # Only these connections: the owner answers each of their frames itself
+                # (``room.moved``, through the registry, which stays), and they attach again
+                # while their next messages are held. The others' frames are the owner's to
+                # answer: giving the room up would answer them "moved" while it applies them.
+                for conn in message.conns:
+                    session = remote.sessions.get(conn)
+                    if session is not None:
+                        self._find_again(session, message.room)
+                return
+            del relays.remote[message.room]
+            for session in remote.give_up(owner_died=False):
+                self._find_again(session, message.room)
 
     def _frame(self, frame: wire.Frame) -> None:
         held = self.relays.relayed.get(frame.conn)
@@ -97,7 +108,10 @@ class Inbound:
             node = frame.conn.split("/", 1)[0]
             answer = p.Error.refusing(message.id, room_moved())
             self.bus.push(node, frame.conn, p.encode(answer), message.id)
-            self.bus.send(node, wire.Released(frame.room, [frame.conn], self.bus.node))
+            here = self._room_here(frame.room)
+            whole = here is None or here.closed  # else: the room is here, that one is not in it
+            released = wire.Released(frame.room, [frame.conn], self.bus.node, whole=whole)
+            self.bus.send(node, released)
             return
         peer, room = held
         room.submit(peer, message)

@@ -79,6 +79,9 @@ class Released(msgspec.Struct, tag="released", frozen=True):
     room: str
     conns: list[str]
     owner: str = ""  # the node that let it go: the room may already be reached through another
+    # False: the owner still has the room, but not these connections in it (it refused a
+    # frame of theirs ``room.moved``): only they attach again; the room stays reached there.
+    whole: bool = True
 
 
 # ---------------------------------------------------------------- to every node
