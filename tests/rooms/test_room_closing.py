@@ -6,13 +6,20 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "server"))
 
+import msgspec
+import pytest
 from room_testing import Peer, run_with_manager
 from tiny_game import NAME as TINY
 
 from tertulia import protocol as p
+from tertulia.cluster import wire
+from tertulia.cluster.inbound import Inbound
+from tertulia.cluster.relay import RelayedPeer, Relays, RemoteRoom
+from tertulia.games.base import RuleError
 from tertulia.rooms import room as room_module
 from tertulia.rooms.manager import ManagerConfig
 
@@ -57,13 +64,10 @@ def test_housekeeping_does_not_close_a_room_someone_is_joining(tmp_path):
     _run(tmp_path, scenario)
 
 
-def test_a_join_caught_by_the_room_closing_is_answered_as_its_save_went_not_left_hanging(
-    tmp_path,
-):
+def test_a_join_caught_by_the_room_closing_is_refused_not_left_hanging(tmp_path):
     """Every client message is answered: a join whose save was under way when the room closed
-    is in the log, so it is answered as it went (Bo is seated: no "nothing changed" for a
-    change the log has), and then everyone still connected, Bo too, is told the room has
-    closed."""
+    gets "room.unknown" (the room will answer nothing more, though the seat was saved), and
+    whoever is still connected is told the room has closed."""
 
     async def scenario(manager, now):
         room, ana = await _room_with_ana(manager)
@@ -72,12 +76,34 @@ def test_a_join_caught_by_the_room_closing_is_answered_as_its_save_went_not_left
         while room.idle or room.model.seat("bo") is None:  # Bo's join is folded, saving
             await asyncio.sleep(0)
         await manager.close(room, "test")
-        await asyncio.wait_for(joining, 5)  # seated, not refused
-        for peer in (ana, bo):
-            assert p.Notice("room.closed", "The room was closed.") in peer.got
+        with pytest.raises(RuleError) as refused:
+            await asyncio.wait_for(joining, 5)
+        assert refused.value.code == "room.unknown"
+        assert p.Notice("room.closed", "The room was closed.") in ana.got
         assert not room.peers
 
     _run(tmp_path, scenario)
+
+
+def test_a_join_caught_by_its_room_moving_is_told_to_ask_where_the_room_is_now(tmp_path):
+    """ "While a room moves, a connection is never told it is not in a room": a join whose
+    save was under way when the room was handed on is answered ``room.moved`` (the client
+    asks again where the room is now, and finds its seat there), not seated in the room
+    that stopped, where nothing would answer it again."""
+
+    async def scenario(manager, store):
+        room, _ = await _room_with_ana(manager)
+        bo = Peer("bo")
+        joining = asyncio.create_task(room.attach(bo, "Bo", 2))
+        while room.idle or room.model.seat("bo") is None:  # Bo's join is folded, saving
+            await asyncio.sleep(0)
+        await manager.let_go(room)
+        with pytest.raises(RuleError) as refused:
+            await asyncio.wait_for(joining, 5)
+        assert refused.value.code == "room.moved"
+        assert bo not in room.peers
+
+    run_with_manager(tmp_path / "rooms.sqlite3", scenario)
 
 
 def test_a_message_waiting_in_a_closing_room_gets_its_answer(tmp_path):
@@ -143,5 +169,127 @@ def test_a_change_whose_save_has_not_answered_when_its_room_stops_is_told_the_ou
         await manager.let_go(room)
         answers = {m.re: m for m in ana.answers()}
         assert isinstance(answers[2], p.Error) and answers[2].code == "room.outcome_unknown"
+
+    run_with_manager(tmp_path / "rooms.sqlite3", scenario)
+
+
+class _Bus:
+    """The cluster's bus as a node's ``Inbound`` uses it: what it sent and pushed, kept."""
+
+    def __init__(self, node: str) -> None:
+        self.node = node
+        self.sent: list = []
+        self.pushed: list = []
+
+    def send(self, node, message) -> None:
+        self.sent.append((node, message))
+
+    def push(self, node, conn, data, answers=None) -> None:
+        self.pushed.append((node, conn, data, answers))
+
+
+class _RelayingSession:
+    """A connection on the other node: what reaches its socket, kept."""
+
+    def __init__(self, conn: str) -> None:
+        self.cluster_conn = conn
+        self.player = "p-" + conn
+        self.outlet = SimpleNamespace(frames=[], put=None)
+        self.outlet.put = self.outlet.frames.append
+
+    def send(self, message) -> None:
+        self.outlet.put(p.encode(message))
+
+    def answers(self) -> list[tuple[int | None, str]]:
+        decoded = [msgspec.json.decode(frame) for frame in self.outlet.frames]
+        return [(m.get("re"), m.get("code", "ack")) for m in decoded if "re" in m]
+
+
+def test_a_frame_reaching_a_room_that_waits_for_its_save_to_stop_does_not_give_it_up(tmp_path):
+    """ "`room.moved`: nothing was changed": Ana's and Bo's sockets are on another node; the
+    owner hands the room on while Ana's chat line is saving, and Bo's frame comes in while
+    the room waits for that save. Bo's frame is answered ``room.moved``, but the room is not
+    given up on the other node yet (that would answer Ana's line "moved" too): she gets her
+    ``ack`` once the line is saved."""
+
+    async def scenario(manager, store):
+        gate, saves = asyncio.Event(), []
+        save = store.start_append
+
+        def slow_append(code, entry, on_durable=None):  # durable only once the gate opens
+            inner, outer = save(code, entry), asyncio.get_running_loop().create_future()
+
+            async def later():
+                error = None
+                try:
+                    await inner
+                except Exception as failed:
+                    error = failed
+                await gate.wait()
+                if on_durable is not None:
+                    on_durable(error)
+                if error is None:
+                    outer.set_result(None)
+                else:
+                    outer.set_exception(error)
+
+            saves.append(asyncio.ensure_future(later()))
+            return outer
+
+        def inbound(bus: _Bus, relays: Relays, room_here) -> Inbound:
+            return Inbound(
+                bus,
+                relays,
+                room_here=room_here,
+                loading=lambda code: None,
+                spawn=lambda work: None,
+                find_again=lambda session, code: None,
+                owned_now=lambda code, owner: None,
+            )
+
+        room = await manager.create(TINY, public=False)
+        owner_bus, owner_relays = _Bus("owner"), Relays()
+        owner = inbound(owner_bus, owner_relays, manager.get)
+        peers = {conn: RelayedPeer(owner_bus, "n", conn, "p-" + conn) for conn in ("n/1", "n/2")}
+        for conn, name in (("n/1", "Ana"), ("n/2", "Bo")):
+            await room.attach(peers[conn], name, None)
+            owner_relays.relayed[conn] = (peers[conn], room)
+        owner_bus.pushed.clear()
+        node_bus, node_relays = _Bus("n"), Relays()
+        node = inbound(node_bus, node_relays, lambda code: None)
+        remote = RemoteRoom(
+            room.code,
+            "owner",
+            {},
+            node_bus,
+            lambda session: session.cluster_conn,
+            node_relays.relaying,
+            node_relays.awaiting,
+            in_doubt=node_relays.in_doubt,
+        )
+        node_relays.remote[room.code] = remote
+        ana, bo = _RelayingSession("n/1"), _RelayingSession("n/2")
+        for session in (ana, bo):
+            conn = session.cluster_conn
+            remote.sessions[conn] = session
+            node_relays.relaying[conn] = remote._entries[conn] = (session, "owner")
+
+        store.start_append = slow_append
+        line = p.Chat(id=2, text="hi")
+        remote.submit(ana, line)
+        room.submit(peers["n/1"], line)  # at the owner: saving
+        leaving = asyncio.create_task(manager.let_go(room))  # a drain: it waits for the save
+        while not room.closed:
+            await asyncio.sleep(0)
+        other = p.Chat(id=9, text="yo")
+        remote.submit(bo, other)
+        owner.on_message(wire.Frame("n/2", room.code, p.encode(other), 9))
+        for _, message in owner_bus.sent:
+            node.on_message(message)
+        gate.set()
+        await leaving
+        node.on_message(wire.Pushes([(c, d, a) for _, c, d, a in owner_bus.pushed], "owner"))
+        assert ana.answers() == [(2, "ack")]
+        assert bo.answers() == [(9, "room.moved")]
 
     run_with_manager(tmp_path / "rooms.sqlite3", scenario)

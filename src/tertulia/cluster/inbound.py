@@ -108,6 +108,11 @@ class Inbound:
             node = frame.conn.split("/", 1)[0]
             answer = p.Error.refusing(message.id, room_moved())
             self.bus.push(node, frame.conn, p.encode(answer), message.id)
+            if held is not None and not getattr(held[1], "stopped", True):
+                # Stopping (its save under way is being told): the room sends its own
+                # ``released`` once stopped; a whole one now would make that node answer
+                # "moved" to frames whose answers are still to come (``Room.stop``).
+                return
             here = self._room_here(frame.room)
             whole = here is None or here.closed  # else: the room is here, that one is not in it
             released = wire.Released(frame.room, [frame.conn], self.bus.node, whole=whole)

@@ -536,8 +536,10 @@ class ClusterRooms:
     async def _heartbeat(self) -> None:
         """Say this node is alive, keep its leases (letting go of those it lost), publish its
         public rooms and read everyone's, and forget nodes that stopped beating."""
-        for code in await self.leases.renew():
-            await self._let_go(code, lost=True)
+        # All at once: each waits for its save under way (``Room.stop``), and the beat must
+        # not run past the leases it keeps.
+        lost = await self.leases.renew()
+        await asyncio.gather(*(self._let_go(code, lost=True) for code in lost))
         now = time.time()
         lease = self.leases.ttl_ms / 1000
         public = msgspec.json.encode(self.manager.public_rooms())

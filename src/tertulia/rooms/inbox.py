@@ -156,6 +156,11 @@ class Inbox:
         self.closed = False
 
     @property
+    def refusal(self) -> RuleError:
+        """What a client's item hears once the room has stopped taking them."""
+        return self._refusal
+
+    @property
     def running(self) -> bool:
         return self._task is not None
 

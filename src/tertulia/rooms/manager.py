@@ -317,7 +317,12 @@ class RoomManager:
                 await self._housekeeping
         # All at once: a room waits for its save under way (``Room.stop``), up to a bound, and
         # a store in trouble must not make a thousand rooms wait one after the other.
-        await asyncio.gather(*(room.stop() for room in list(self.rooms.values())))
+        stops = await asyncio.gather(
+            *(room.stop() for room in list(self.rooms.values())), return_exceptions=True
+        )
+        for error in stops:
+            if isinstance(error, BaseException):
+                log.error("a room failed to stop cleanly: %r", error)
         # Every room's state as it stops, so the restart folds no record (a crash folds at
         # most replay.SNAPSHOT_EVERY a room); all at once, so the writer groups them.
         rooms = list(self.rooms.values())

@@ -101,6 +101,7 @@ class Room:
         self.timers = timers if timers is not None else LoopTimers(clock)
         self.clock = clock = self.timers.now
         self.closed = False
+        self.stopped = False  # stop() is over: nothing of it is still under way
         # When the last connection left (for idle closing); a restored room starts empty.
         self.empty_since: float | None = clock()
         self.fanout = FanOut(lambda: self.code)
@@ -197,6 +198,7 @@ class Room:
         if self.bots is not None:
             self.bots.stop()
         await self.inbox.close(refusal)
+        self.stopped = True
         if closing:
             self.fanout.tell_everyone(Notice("room.closed", "The room was closed."))
 
@@ -322,6 +324,13 @@ class Room:
             if not isinstance(error, RuleError):
                 raise  # our bug or a cancellation; the inbox or stop answers it
             item.done.set_exception(error)
+            return
+        if self.closed:
+            # The room stopped while the seat was saving (``stop`` told it): the seat is in the
+            # log, but this room answers nothing more. Refused as what waits in it is (moved:
+            # the client asks where the room is now, and finds its seat there; or closed).
+            self.fanout.remove(peer)
+            item.done.set_exception(self.inbox.refusal)
             return
         self.clocks.cancel_grace(peer.player)
         self.votes.seen(peer)

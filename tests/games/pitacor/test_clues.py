@@ -286,6 +286,23 @@ def test_board_coordinates_like_k25_are_not_allowed(text: str) -> None:
     assert "clue.coordinate" in codes(text)
 
 
+def test_a_word_in_two_alphabets_cannot_slip_a_banned_or_used_clue_past_the_lists() -> None:
+    """'Not allowed: basic color names … a clue already used in the match': a Cyrillic or
+    Greek letter that looks Latin ("rеd" with a Cyrillic "е", "oceаn" with a Cyrillic "а")
+    would read as another word to every list; one word is written in one alphabet. A word
+    wholly in another alphabet is a word like any other."""
+    cyrillic_e, cyrillic_a, greek_o = "\u0435", "\u0430", "\u03bf"
+    used = ClueRules(used=(clue_key("ocean"),))
+    assert first_code(f"r{cyrillic_e}d") == "clue.mixed_scripts"
+    assert first_code(f"gr{cyrillic_e}{cyrillic_e}n") == "clue.mixed_scripts"
+    assert first_code(f"oce{cyrillic_a}n", rules=used) == "clue.mixed_scripts"
+    assert first_code(f"calm {greek_o}cean") == "clue.mixed_scripts"
+    assert codes("\u043c\u043e\u0440\u0435") == []  # "море", all Cyrillic
+    with pytest.raises(RuleError) as refused:
+        check_clue(f"r{cyrillic_e}d", 1, ALL_ON)
+    assert refused.value.code == "clue.mixed_scripts"
+
+
 # --------------------------------------------------------------------------- already used
 
 

@@ -33,6 +33,7 @@ ERRORS = (
     "clue.not_letters",
     "clue.too_short",
     "clue.too_many_hyphens",
+    "clue.mixed_scripts",
     "clue.color_name",
     "clue.number",
     "clue.coordinate",

@@ -35,6 +35,7 @@ import msgspec
 
 from tertulia.games.base import RuleError
 from tertulia.text import compounds, profanity
+from tertulia.text.lookalike import mixed_scripts
 from tertulia.text.normalize import fold, tidy
 from tertulia.text.numbers import number_word, roman_value, run_together_number
 from tertulia.text.wordlist import Entry, load
@@ -46,6 +47,7 @@ TOO_MANY_WORDS = "clue.too_many_words"  # more words than this clue allows (para
 NOT_LETTERS = "clue.not_letters"  # a character that is neither a letter nor a joining hyphen
 TOO_SHORT = "clue.too_short"  # a word with fewer than two letters
 TOO_MANY_HYPHENS = "clue.too_many_hyphens"  # a word with more than one hyphen
+MIXED_SCRIPTS = "clue.mixed_scripts"  # one word in two alphabets: "rеd" with a Cyrillic "е"
 COLOR_NAME = "clue.color_name"  # a basic colour name or one of its forms (params: colour)
 NUMBER = "clue.number"  # digits, a number word or a Roman numeral
 COORDINATE = "clue.coordinate"  # shaped like a board coordinate: K25, 12h
@@ -56,8 +58,8 @@ NICKNAME = "clue.nickname"  # a player's nickname or a word of it, when the host
 PROFANITY = "clue.profanity"  # profanity, always in public rooms
 
 CODES = (
-    EMPTY, TOO_MANY_WORDS, NOT_LETTERS, TOO_SHORT, TOO_MANY_HYPHENS, COLOR_NAME, NUMBER,
-    COORDINATE, ALREADY_USED, LIGHT_DARK, DIRECTION, NICKNAME, PROFANITY,
+    EMPTY, TOO_MANY_WORDS, NOT_LETTERS, TOO_SHORT, TOO_MANY_HYPHENS, MIXED_SCRIPTS, COLOR_NAME,
+    NUMBER, COORDINATE, ALREADY_USED, LIGHT_DARK, DIRECTION, NICKNAME, PROFANITY,
 )  # fmt: skip
 
 MIN_LETTERS = 2  # "at least two letters"
@@ -215,6 +217,12 @@ def _shape_problems(word: str) -> list[ClueProblem]:
 def _content_problems(word: str, rules: ClueRules) -> list[ClueProblem]:
     """What the word says: numbers, coordinates, colours, the host's bans, profanity."""
     problems: list[ClueProblem] = []
+    if rules.judge_words and mixed_scripts(word):
+        # A Cyrillic or Greek letter that looks Latin would slip a colour name ("rеd") or a
+        # clue already given ("oceаn") past every list, which are read in one alphabet. Not
+        # on replay, like the lists: a clue saved before this rule must replay.
+        message = f"'{word}' mixes alphabets; write each word in one alphabet."
+        problems.append(_problem(MIXED_SCRIPTS, word, message))
     folded = fold(word)
     if any(ch.isnumeric() for ch in word):
         if _COORDINATE.fullmatch(folded):
