@@ -101,6 +101,37 @@ def test_close_the_cycle_goes_on_until_everyone_has_given_clues_the_same_number_
     assert match.state.end_reason == "cycle_closed"
 
 
+def test_close_the_cycle_ends_when_everyone_has_given_as_often_even_after_a_leave_and_return():
+    """ "play goes on until everyone has given clues the same number of times": a player who
+    gave, left and came back goes to the end of the clue-giver line; once the others have
+    given too, everyone has given once, and the match ends there rather than giving the
+    returning player a second turn (found by an audit of the engine against the rules)."""
+    match = Match(4, end_mode=EndMode.CLOSE_CYCLE, goal=1)
+
+    def play() -> str:
+        giver, target = match.giver, match.choose()
+        match.clue(match.fresh_clue())
+        exact, others = match.guessers[:1], match.guessers[1:]
+        match.guess_all(
+            match.around(target, 0, seats=exact) | match.around(target, 3, seats=others)
+        )
+        match.pass_clue()
+        return giver
+
+    givers = [play()]  # the goal falls in round 1
+    match.next_round()
+    givers.append(play())
+    match.next_round()
+    match.leave(givers[1])  # during round 3 the second giver leaves and comes back
+    match.join(givers[1], "Back")
+    givers.append(play())
+    match.next_round()
+    givers.append(play())
+    assert match.phase is Phase.ENDED and match.state.end_reason == "cycle_closed"
+    assert len(set(givers)) == 4
+    assert {m.turns_given for m in match.state.members} == {1}
+
+
 def test_close_the_cycle_waits_for_the_goal():
     match = Match(3, goal=100, end_mode=EndMode.CLOSE_CYCLE)
     for _ in range(7):

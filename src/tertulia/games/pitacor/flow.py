@@ -241,9 +241,17 @@ def everyone_has_seen_the_reveal(state: State) -> bool:
 
 def cycle_closes(state: State) -> bool:
     """ "until everyone has given clues the same number of times": the round's giver is the
-    last one still playing in the clue-giver line."""
+    last one still playing in the clue-giver line, or everyone still playing has given clues
+    as often. The second happens only when a player who had given left and came back during
+    the cycle: they went to the end of the line, and waiting for them would give them a
+    second turn before anyone else's (only such matches fold otherwise on replay)."""
     playing = [seat for seat in state.giver_line if not has_left(state, seat)]
-    return bool(playing) and state.round.giver == playing[-1]
+    if not playing:
+        return False
+    if state.round.giver == playing[-1]:
+        return True
+    given = {member.turns_given for seat in playing if (member := find_member(state, seat))}
+    return len(given) == 1
 
 
 def _index_of_next_giver(state: State) -> int:
