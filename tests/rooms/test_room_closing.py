@@ -43,6 +43,14 @@ async def _room_with_ana(manager):
     return room, ana
 
 
+async def _joining_while_saving(room, peer) -> asyncio.Task:
+    """``peer`` joins as "Bo" (message 2); returned once the join is folded and saving."""
+    joining = asyncio.create_task(room.attach(peer, "Bo", 2))
+    while room.idle or room.model.seat(peer.player) is None:
+        await asyncio.sleep(0)
+    return joining
+
+
 def test_housekeeping_does_not_close_a_room_someone_is_joining(tmp_path):
     """ "idle rooms closed after a configurable time": while housekeeping closes one idle room,
     a player comes into another; that one is no longer idle, and the player gets their seat."""
@@ -71,10 +79,7 @@ def test_a_join_caught_by_the_room_closing_is_refused_not_left_hanging(tmp_path)
 
     async def scenario(manager, now):
         room, ana = await _room_with_ana(manager)
-        bo = Peer("bo")
-        joining = asyncio.create_task(room.attach(bo, "Bo", 2))
-        while room.idle or room.model.seat("bo") is None:  # Bo's join is folded, saving
-            await asyncio.sleep(0)
+        joining = await _joining_while_saving(room, Peer("bo"))
         await manager.close(room, "test")
         with pytest.raises(RuleError) as refused:
             await asyncio.wait_for(joining, 5)
@@ -94,9 +99,7 @@ def test_a_join_caught_by_its_room_moving_is_told_to_ask_where_the_room_is_now(t
     async def scenario(manager, store):
         room, _ = await _room_with_ana(manager)
         bo = Peer("bo")
-        joining = asyncio.create_task(room.attach(bo, "Bo", 2))
-        while room.idle or room.model.seat("bo") is None:  # Bo's join is folded, saving
-            await asyncio.sleep(0)
+        joining = await _joining_while_saving(room, bo)
         await manager.let_go(room)
         with pytest.raises(RuleError) as refused:
             await asyncio.wait_for(joining, 5)
