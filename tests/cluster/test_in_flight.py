@@ -397,6 +397,27 @@ def test_an_owner_that_does_not_have_one_connection_in_its_room_sends_only_that_
     asyncio.run(go())
 
 
+def test_two_attaches_of_one_connection_at_once_each_get_their_own_answer() -> None:
+    """A connection attaches twice at once through one owner (a ``join_room`` while it
+    follows its moved room): the owner answers both, in order, and each attach takes its own
+    answer; neither waits out its timeout (which would detach the connection again)."""
+
+    async def go() -> None:
+        node = _Node()
+        room = node.remote_room()
+        session = _Session("here/1")
+        first = asyncio.ensure_future(room.attach(session, "", None, resume=True))
+        second = asyncio.ensure_future(room.attach(session, "Bo", 5))
+        await asyncio.sleep(0)
+        for _ in range(2):
+            node._on_message(wire.Attached("here/1", "ABCD", None, "", owner="owner"))
+        await asyncio.wait_for(asyncio.gather(first, second), 1)
+        assert not any(isinstance(m, wire.Detach) for _, m in node.bus.sent)
+        assert node.relaying["here/1"] == (session, "owner")
+
+    asyncio.run(go())
+
+
 def test_a_late_push_from_a_former_owner_is_dropped_at_the_node() -> None:
     """ "One answer per request": once a connection was given up by its owner (its request
     answered ``room.outcome_unknown``) and attached through a new one, pushes the former owner

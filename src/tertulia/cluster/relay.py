@@ -99,7 +99,9 @@ class RemoteRoom:
         self.closed = False  # the owner gave it up: sessions must find it again
         self._bus = bus
         self._conn_of = conn_of
-        self._waiting: dict[str, asyncio.Future] = {}  # conn → the Attached it waits for
+        # conn → the Attached answers its attaches wait for, oldest first: the owner answers
+        # a connection's attaches in the order they were sent (a join during a follow).
+        self._waiting: dict[str, list[asyncio.Future]] = {}
         self.sessions: dict[str, Any] = {}  # conn → session, attached here
         # conn → the very registry entry this room made for it: a session that went on to
         # another remote room has a new entry there, which this room must not take away.
@@ -135,7 +137,7 @@ class RemoteRoom:
     ) -> None:
         conn = self._conn_of(session)
         answer = asyncio.get_running_loop().create_future()
-        self._waiting[conn] = answer
+        self._waiting.setdefault(conn, []).append(answer)
         self.sessions[conn] = session
         entry = self._registry[conn] = (session, self.owner)  # pushes may come before the answer
         self._entries[conn] = entry
@@ -165,8 +167,11 @@ class RemoteRoom:
             self._forget(conn)
             raise room_moved() from None
         finally:
-            if self._waiting.get(conn) is answer:  # (not a later attach of the same conn)
-                del self._waiting[conn]
+            waiting = self._waiting.get(conn, [])
+            if answer in waiting:
+                waiting.remove(answer)
+            if not waiting:
+                self._waiting.pop(conn, None)
         if error is not None:
             self._forget(conn)
             code, sentence, params = error
@@ -190,9 +195,10 @@ class RemoteRoom:
     def attached(self, answer: wire.Attached) -> None:
         if answer.game:
             self.game = self._games.get(answer.game)
-        waiting = self._waiting.get(answer.conn)
-        if waiting is not None and not waiting.done():
-            waiting.set_result(answer.error)
+        for waiting in self._waiting.get(answer.conn, []):
+            if not waiting.done():  # the oldest still waiting
+                waiting.set_result(answer.error)
+                return
 
     def give_up(self, owner_died: bool) -> list[Any]:
         """The owner is gone (``owner_died``) or let the room go: every waiting attach fails
@@ -205,7 +211,7 @@ class RemoteRoom:
         that reached it before it said so (the bus keeps a node's messages in order), so the
         rest was not applied (``room.moved``, as the owner itself answers them later)."""
         self.closed = True
-        for waiting in self._waiting.values():
+        for waiting in (future for queue in self._waiting.values() for future in queue):
             if not waiting.done():
                 waiting.set_exception(room_moved())
         answer = outcome_unknown() if owner_died else room_moved()
