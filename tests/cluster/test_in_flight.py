@@ -418,6 +418,37 @@ def test_two_attaches_of_one_connection_at_once_each_get_their_own_answer() -> N
     asyncio.run(go())
 
 
+def test_a_frame_sent_to_a_room_just_left_for_one_owned_elsewhere_still_gets_its_answer() -> None:
+    """ "One answer per request": a player sends a move in room X (owned by node x), then
+    goes to room Y (owned by node y); x's answer to that move comes after the connection is
+    attached through y, and still reaches the player. Nothing else x sends does."""
+
+    async def go() -> None:
+        node = _Node()
+        x = RemoteRoom(
+            "XXXX", "x", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
+        )
+        y = RemoteRoom(
+            "YYYY", "y", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
+        )
+        node.remote.update({"XXXX": x, "YYYY": y})
+        session = _attached(node, x, "here/1")
+        x.submit(session, _act(4))
+        joining = asyncio.ensure_future(y.attach(session, "Bo", 5))
+        await asyncio.sleep(0)
+        node._on_message(wire.Attached("here/1", "YYYY", None, "", owner="y"))
+        await joining
+        x.detach(session)
+        patch = p.encode(p.Notice("x.late", "a late push of room X"))
+        node._on_message(wire.Pushes([("here/1", patch, None)], sender="x"))
+        node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(4)), 4)], sender="x"))
+        node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(4)), 4)], sender="x"))
+        assert session.answers() == [(4, "ack")]  # once, and nothing else of X's
+        assert not any(b"x.late" in frame for frame in session.outlet.frames)
+
+    asyncio.run(go())
+
+
 def test_a_late_push_from_a_former_owner_is_dropped_at_the_node() -> None:
     """ "One answer per request": once a connection was given up by its owner (its request
     answered ``room.outcome_unknown``) and attached through a new one, pushes the former owner

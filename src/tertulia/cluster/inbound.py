@@ -55,14 +55,19 @@ class Inbound:
         if isinstance(message, wire.Pushes):
             for conn, data, answers in message.items:
                 held = relays.relaying.get(conn)
+                if held is None:
+                    continue
+                waiting = relays.awaiting.get(conn, {})
                 # One answer per request: the pushes of a node the connection is no longer
                 # attached through (an owner that was paused past its lease, then woke up)
-                # are dropped; their requests were answered when it was given up.
-                if held is None or (message.sender and held[1] != message.sender):
+                # are dropped; their requests were answered when it was given up. Only the
+                # answer to a frame still owed one gets through: one the connection sent to
+                # the room it then left for a room owned elsewhere, which nobody else answers.
+                if message.sender and held[1] != message.sender and answers not in waiting:
                     continue
                 held[0].outlet.put(data)
-                if answers is not None and conn in relays.awaiting:
-                    relays.awaiting[conn].pop(answers, None)
+                if answers is not None:
+                    waiting.pop(answers, None)
         elif isinstance(message, wire.Frame):
             self._frame(message)
         elif isinstance(message, wire.Attach):
