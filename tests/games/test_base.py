@@ -285,7 +285,8 @@ SHARED_NAMES = """
     Handler Host Join Leave Level M MatchState Outcome P Placing Player Return Rng RuleError Scored
     Seat SeatedPlayer Seating SystemAction T TimedState Timeout apply_with check_and_apply
     clone deadline decode_action extend finish_match first_turn ignore is_here is_playing
-    outcome podium rank require_players seat_view set_clock setting settings_schema you
+    outcome podium rank rank_leavers_last require_players seat_view set_clock setting
+    settings_schema you
 """.split()
 
 

@@ -90,6 +90,22 @@ def rank(
     return placings
 
 
+def rank_leavers_last(
+    playing: Iterable[tuple[str, str, int]],
+    gone: Iterable[tuple[str, str, int]],
+    winners: Iterable[str] | None = None,
+) -> list[Placing]:
+    """The podium when players may leave for good: those still in the match ranked as
+    ``rank`` does, then those who left, ranked among themselves by the score they left with
+    and never winners — a player who leaves gives up the match, whatever their score."""
+    ranking = rank(playing, winners)
+    after = len(ranking)
+    return ranking + [
+        msgspec.structs.replace(placing, place=placing.place + after, winner=False)
+        for placing in rank(gone, [])
+    ]
+
+
 def set_clock(state: TimedState, clock: enum.Enum, seconds: float, now: float) -> None:
     """Start ``clock`` (what the deadline is for) for ``seconds`` from ``now``; 0 seconds: no
     limit, and the clock is its enum's ``NONE``."""

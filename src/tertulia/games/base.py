@@ -165,6 +165,7 @@ from ._match import (
     finish_match,
     outcome,
     rank,
+    rank_leavers_last,
     set_clock,
 )
 from ._rng import Rng
@@ -238,6 +239,7 @@ __all__ = [
     "outcome",
     "podium",
     "rank",
+    "rank_leavers_last",
     "require_players",
     "seat_view",
     "set_clock",

@@ -314,3 +314,54 @@ def test_a_first_timers_clue_is_never_the_first_read_in_the_first_round():
         assert match.phase is Phase.GUESS
         firsts.add(match.state.reading_order[0])
     assert "p2" not in firsts and len(firsts) == 3
+
+
+def test_when_the_author_of_the_clue_being_guessed_leaves_the_others_still_guess_it() -> None:
+    """ "Then every player secretly guesses which of the four target words the clue points
+    at": the author leaving for good while their clue is guessed does not end its guessing
+    (docs/games/haiclue.md: "a clue of theirs already in the reading order is still read and
+    scored"); matches started before version 3 replay as they were (revealed at once)."""
+    for version in (3, 2):  # from version 3, and before it
+        match = Match(4, seed=3)
+        match.state.version = version
+        match.everyone_clues()
+        author = match.author()
+        first, *rest = [seat for seat in match.ids if seat != author]
+        match.guess(first, match.card(author))
+        match.leave(author)
+        if version < 3:
+            assert match.phase is Phase.REVEAL
+            assert set(match.state.results[-1].guesses) == {first}
+            continue
+        assert match.phase is Phase.GUESS
+        for seat in rest:
+            match.guess(seat, match.card(author))
+        assert match.phase is Phase.REVEAL
+        result = match.state.results[-1]
+        assert set(result.guesses) == {first, *rest}
+        assert result.points[author] == 3  # their points stay on the scoreboard
+
+
+def test_a_player_who_left_for_good_is_ranked_after_those_still_in_and_never_wins() -> None:
+    """ "the player with the most points wins": a player who leaves gives up the match, as in
+    Pitacor; they keep their points, ranked after those still in. Matches started before
+    version 3 end as they did."""
+    for version in (3, 2):  # from version 3, and before it
+        match = Match(3, seed=5)
+        match.state.version = version
+        match.everyone_clues()
+        while match.phase is Phase.GUESS:  # p1's clue is read right by all, no one else's
+            author, card = match.author(), match.card(match.author())
+            wrong = next(colour for colour in Colour if colour is not card)
+            for seat in match.ids:
+                if seat != author and match.phase is Phase.GUESS:
+                    match.guess(seat, card if author == "p1" else wrong)
+            match.everyone_ready()
+        assert max(p.score for p in match.state.players) == match.state.players[0].score
+        match.leave("p1")
+        match.leave("p2")  # one left: the match ends
+        ranking = [(p.seat, p.place, p.winner) for p in match.state.outcome.ranking]
+        if version < 3:
+            assert ranking[0] == ("p1", 1, True)
+            continue
+        assert ranking == [("p3", 1, True), ("p1", 2, False), ("p2", 3, False)]

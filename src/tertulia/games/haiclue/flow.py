@@ -18,6 +18,10 @@ RACK_SIZE = 15  # "Each player draws 15 random word tiles"
 CARDS_PER_COLOUR = 12  # the card deck: 48 cards, reshuffled when it runs out
 COOP_GOAL = 6  # "the team must score six points to win"
 COOP_PERFECT = 8  # "Eight points is a perfect score."
+# The match version (``rules.VERSION``) from which a player who leaves for good is ranked
+# after those still in, never a winner (as in Pitacor), and the author of the clue being
+# guessed leaving does not end its guessing: the others still guess it.
+LEAVERS = 3
 
 
 def tiles_per_stack(players: int) -> int:
@@ -196,7 +200,11 @@ def end_match(state: State, reason: str, events: list[Event]) -> None:
     if state.cooperative:
         won = state.team_score >= COOP_GOAL
         ranking = [base.Placing(p.id, p.nickname, state.team_score, 1, won) for p in state.players]
-    else:
+    elif state.version >= LEAVERS:
+        playing = [(p.id, p.nickname, p.score) for p in state.players if not p.left]
+        gone = [(p.id, p.nickname, p.score) for p in state.players if p.left]
+        ranking = base.rank_leavers_last(playing, gone)
+    else:  # matches started before version 3 end as they did
         ranking = base.rank([(p.id, p.nickname, p.score) for p in state.players])
     base.finish_match(state, reason, ranking, events)
 

@@ -26,6 +26,7 @@ from . import decks
 from .flow import (
     COOP_GOAL,
     COOP_PERFECT,
+    LEAVERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     NAME,
@@ -79,7 +80,7 @@ __all__ = [  # what views, the room and the tests use from here
 # start, so a change here applies to new matches only and old logs deal as they did.
 CONNECTORS_NOT_TARGETS = 1  # from 1, connector tiles are never drawn as target words
 NEWCOMERS_WATCH_FIRST = 2  # from 2, a first-timer's clue is not the first read in round 1
-VERSION = NEWCOMERS_WATCH_FIRST
+VERSION = LEAVERS  # from 3, leaving for good: ``flow.LEAVERS``
 
 PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
     Phase.BUILD: frozenset({SubmitClue}),
@@ -243,9 +244,10 @@ def leave(state: State, seat: None, action: Leave, now: float, events) -> None:
     """Not waited for any more; a game of two (a team) ends, being one short (``SEATS``)."""
     if SEATS.leave(state, action, events) is None:
         return
-    if state.phase is Phase.GUESS and current_author(state) == action.player:
-        reveal(state, now, events)  # their clue is still scored: the guesses stand
-    else:
+    author_left = state.phase is Phase.GUESS and current_author(state) == action.player
+    if author_left and state.version < LEAVERS:
+        reveal(state, now, events)  # (before 3: at once, with the guesses made so far)
+    else:  # their clue is still read and scored: everyone still in guesses it
         _move_on_if_nobody_waits(state, now, events)
 
 

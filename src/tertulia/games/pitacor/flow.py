@@ -7,8 +7,6 @@ Each is named after what happens at the table.
 
 from __future__ import annotations
 
-import msgspec
-
 from .. import base
 from ..base import Event, Rng, set_clock
 from .board import CLASSIC, ULTRA_HARD, Board
@@ -281,12 +279,7 @@ def final_ranking(state: State, winners: list[str] | None) -> list[base.Placing]
     a player who leaves gives up the match, whatever their score (``docs/games/pitacor.md``)."""
     playing = [(m.id, m.nickname, m.score) for m in state.members if not m.left]
     gone = [(m.id, m.nickname, m.score) for m in state.members if m.left]
-    ranking = base.rank(playing, winners)
-    after = len(ranking)
-    return ranking + [
-        msgspec.structs.replace(placing, place=placing.place + after)
-        for placing in base.rank(gone, [])
-    ]
+    return base.rank_leavers_last(playing, gone, winners)
 
 
 def start_clue_clock(state: State, now: float) -> None:
