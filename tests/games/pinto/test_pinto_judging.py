@@ -71,3 +71,16 @@ def test_the_category_name_is_caught_in_any_number_or_gender_form():
     assert uses_category("two happy animals", ("animal", "animals"), "en") == "animals"
     assert uses_category("Profissionais felizes", ("profissao", "profissional"), "pt-BR")
     assert uses_category("a sunny day", ("animal", "animals"), "en") is None
+
+
+@pytest.mark.parametrize("title", ["101", "\U0001f308", "!!!"])
+@pytest.mark.parametrize("guess", ["big", "small", "old dog", "dalmatians", "101"])
+def test_a_title_or_an_interpretation_without_words_is_judged_not_a_crash(title, guess):
+    """The server pre-marks every interpretation (a title of digits or an emoji is allowed):
+    nothing to compare word by word is "different", unless the text is the same; the
+    table can still vote it right. It raised ``ValueError`` for some guesses."""
+    for perfect in (False, True):
+        mark = premark(title, guess, "en", perfect=perfect)
+        assert mark.right is (guess == title)
+        mark = premark(guess, title, "en", perfect=perfect)
+        assert mark.right is (guess == title)

@@ -188,6 +188,8 @@ def premark(title: str, interpretation: str, language: str, perfect: bool = Fals
     if " ".join(title.split()) == " ".join(interpretation.split()):
         return Mark(True, "same")
     title_words, guess_words = words(title), words(interpretation)
+    if not title_words or not guess_words:  # "101", an emoji: nothing to compare word by word
+        return Mark(False, "different")  # (the same text was "same" above; the table may vote)
     if _folds_alike(title_words, guess_words, language):
         return Mark(True, "case_accents")
     articles = ARTICLES[language]
