@@ -64,6 +64,21 @@ def test_you_cannot_use_the_name_of_the_category_in_any_form():
     assert error.value.code == "title.category_name"
 
 
+def test_the_category_name_joined_by_a_hyphen_is_still_its_name() -> None:
+    """ "You cannot use the name of the category to describe your drawing": not as part of a
+    hyphenated word either ("beach-ball" at the beach). A saved title is not judged again
+    on replay, so one accepted before this check still replays."""
+    match = Match(3)
+    word = match.state.category_forms[0]
+    for title in (f"{word}-ball", f"ball-{word}"):
+        with pytest.raises(RuleError) as error:
+            match.act("p1", SetTitle(title))
+        assert error.value.code == "title.category_name"
+    replayed = rules.set_title  # what a replay does: the text is not judged again
+    replayed(match.state, "p1", SetTitle(f"{word}-ball"), match.now, [], judge_text=False)
+    assert match.state.works["p1"].title == f"{word}-ball"
+
+
 def test_title_is_secret_and_changeable_until_the_drawing_is_revealed():
     match = Match(3)
     match.act("p1", SetTitle("moon"))

@@ -372,12 +372,18 @@ def _category_key(word: str, language: str) -> str:
     return base
 
 
-def uses_category(title: str, forms: tuple[str, ...], language: str) -> str | None:
-    """The word of ``title`` that is the category's name in some form, if any."""
+def uses_category(
+    title: str, forms: tuple[str, ...], language: str, parts: bool = False
+) -> str | None:
+    """The word of ``title`` that is the category's name in some form, if any. With
+    ``parts``, each part of a hyphenated word too ("beach-ball" at the beach): live titles
+    only, as a replayed one must not start being refused (see ``_ENDINGS``)."""
     banned = set(forms) | {_category_key(f, language) for f in forms}
     for word in words(title):
-        if fold(word) in banned or _category_key(word, language) in banned:
-            return word
+        pieces = [word, *re.split("[-']", word)] if parts else [word]
+        for piece in pieces:
+            if fold(piece) in banned or _category_key(piece, language) in banned:
+                return piece
     return None
 
 

@@ -131,7 +131,8 @@ def set_title(
         raise RuleError("title.empty", "Write what you will draw.")
     if len(title) > TEXT_MAX:
         raise RuleError("title.too_long", "That title is too long.", max=TEXT_MAX)
-    word = judging.uses_category(title, tuple(state.category_forms), state.settings.language.value)
+    forms, language = tuple(state.category_forms), state.settings.language.value
+    word = judging.uses_category(title, forms, language, parts=judge_text)
     if word is not None:
         raise RuleError(
             "title.category_name",
