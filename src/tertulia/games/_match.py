@@ -94,15 +94,17 @@ def rank_leavers_last(
     playing: Iterable[tuple[str, str, int]],
     gone: Iterable[tuple[str, str, int]],
     winners: Iterable[str] | None = None,
+    *,
+    tiebreak: Mapping[str, int] | None = None,
 ) -> list[Placing]:
     """The podium when players may leave for good: those still in the match ranked as
     ``rank`` does, then those who left, ranked among themselves by the score they left with
     and never winners — a player who leaves gives up the match, whatever their score."""
-    ranking = rank(playing, winners)
+    ranking = rank(playing, winners, tiebreak=tiebreak)
     after = len(ranking)
     return ranking + [
         msgspec.structs.replace(placing, place=placing.place + after, winner=False)
-        for placing in rank(gone, [])
+        for placing in rank(gone, [], tiebreak=tiebreak)
     ]
 
 

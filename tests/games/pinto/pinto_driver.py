@@ -121,9 +121,10 @@ class Match:
     def score(self, seat: str) -> int:
         return rules.find(self.state, seat).score
 
-    def replay(self) -> State:
-        """The state rebuilt from the log, as the room replays it (``judge_text=False``)."""
-        state = rules.start(self.settings, self.players, self.seed, 100.0)
+    def replay(self, version: int = rules.VERSION) -> State:
+        """The state rebuilt from the log, as the room replays it (``judge_text=False``):
+        started at the match's logged ``version`` (0: a log from before versions)."""
+        state = rules.start(self.settings, self.players, self.seed, 100.0, version=version)
         for seat, action, now in self.log:
             state, _ = rules.apply(state, seat, action, now, judge_text=False)
         return state

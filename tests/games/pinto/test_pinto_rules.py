@@ -469,3 +469,53 @@ def test_a_first_timer_is_never_the_first_artist_judged_in_the_first_round():
     assert random == {"p2", "p3"}
     assert _first_artist(0, ("p1",), FirstArtist.FIRST_SEAT) == "p2"
     assert _first_artist(0, (), FirstArtist.FIRST_SEAT) == "p1"
+
+
+def _at_version(match: Match, version: int) -> Match:
+    match.state.version = version  # as if started then (the room logs it with the start)
+    return match
+
+
+def test_a_tie_in_a_match_cut_short_counts_the_round_it_ended_in() -> None:
+    """ "In case of a tie, the player who gained the most points in a single round wins. If
+    the tie persists, victory is shared": a match that ends mid-round (too few players)
+    counts that round's points so far as a round. From match version 2; older matches
+    end as they did (found by an audit of the engine against the rules)."""
+    for version, shared in ((2, True), (1, False)):
+        match = _at_version(Match(3, first_artist=FirstArtist.FIRST_SEAT, rounds=3), version)
+        # Round 1: p1's drawing understood by p2 only (+1 each); the others by nobody.
+        match.create({"p1": "moon", "p2": "cloud", "p3": "tree"}, {("p2", "p1"): "moon"})
+        match.judge_all()
+        # Round 2: p1 drops and sits out; p2's drawing understood by p3 only (+1 each).
+        match.act(None, base.Drop("p1"))
+        match.draw("p2", "sun")
+        match.draw("p3", "boat")
+        match.act("p3", Interpret("p2", "sun"))
+        match.act("p2", Interpret("p3", ""))
+        match.accept_all()
+        match.act(None, base.Leave("p3"))  # too few players: the match ends mid-round
+        scores = {p.id: p.score for p in match.state.players}
+        assert scores["p1"] == scores["p2"]  # tied, each with a best round of +1
+        winners = {p.seat for p in match.state.outcome.ranking if p.winner}
+        assert winners == ({"p1", "p2"} if shared else {"p1"})
+
+
+def test_a_player_who_left_for_good_is_ranked_after_those_still_in_and_never_wins() -> None:
+    """ "Whoever has the most points wins": a player who leaves gives up the match, as in
+    Pitacor and Haiclue; they keep their points, ranked after those still in. From match
+    version 2; older matches end as they did."""
+    for version in (2, 1):
+        match = _at_version(Match(4, rounds=2, first_artist=FirstArtist.FIRST_SEAT), version)
+        # Round 1: p1's drawing understood by p2 only (+2 each); the others by nobody.
+        match.create(
+            {"p1": "moon", "p2": "cloud", "p3": "tree", "p4": "kite"}, {("p2", "p1"): "moon"}
+        )
+        match.judge_all()
+        match.act(None, base.Leave("p1"))
+        match.create({"p2": "sun", "p3": "boat", "p4": "cat"}, {})
+        match.judge_all()
+        ranking = [(p.seat, p.winner) for p in match.state.outcome.ranking]
+        if version < 2:
+            assert ranking[0] == ("p1", True)
+            continue
+        assert ranking[-1] == ("p1", False) and ranking[0] == ("p2", True)

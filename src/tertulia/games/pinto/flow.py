@@ -233,10 +233,31 @@ def end_match(state: State, reason: str, events: list[Event]) -> None:
 
 
 def ranking(state: State) -> list[base.Placing]:
-    """Most points first; equal points: the best single round first; equal in both: shared."""
+    """Most points first; equal points: the best single round first; equal in both: shared.
+    From match version 2 (``LEAVERS``), a round the match ended in counts as a round for the
+    tie-break, and a player who left is ranked after those still in, never a winner."""
     rows = [(p.id, p.nickname, p.score) for p in state.players]
-    return base.rank(rows, tiebreak={p.id: max(p.round_scores, default=0) for p in state.players})
+    if state.version < LEAVERS:  # matches started before end as they did
+        best = {p.id: max(p.round_scores, default=0) for p in state.players}
+        return base.rank(rows, tiebreak=best)
+    rounds = {p.id: list(p.round_scores) for p in state.players}
+    if len(state.history) < state.round:  # ended before this round's end: its points so far
+        for scores in rounds.values():
+            scores.append(0)
+        for judgement in state.judgements:
+            for seat, points in judgement.points.items():
+                if seat in rounds:
+                    rounds[seat][-1] += points
+    best = {seat: max(scores, default=0) for seat, scores in rounds.items()}
+    left = {p.id for p in state.players if p.left}
+    playing = [row for row in rows if row[0] not in left]
+    gone = [row for row in rows if row[0] in left]
+    return base.rank_leavers_last(playing, gone, tiebreak=best)
 
+
+# The match version (``rules.VERSION``) from which the podium counts a round the match ended
+# in for the tie-break and ranks a player who left after those still in, never a winner.
+LEAVERS = 2
 
 # Who plays: 3 to 8 players; a newcomer plays from the next round (``rules.join``).
 SEATS: base.Seating[State, Seat] = base.Seating(

@@ -19,6 +19,7 @@ from ..base import Event, Player, Rng, RuleError, deadline, outcome
 from . import judging, marks
 from .drawing import check_drawing
 from .flow import (
+    LEAVERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     NAME,
@@ -89,7 +90,7 @@ PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
 # The version of how a match starts (games/base.py, ``VERSION``): the room logs it with the
 # start, so a change here applies to new matches only and old logs deal as they did.
 NEWCOMERS_WATCH_FIRST = 1  # from 1, a first-timer is not the first artist judged in round 1
-VERSION = NEWCOMERS_WATCH_FIRST
+VERSION = LEAVERS  # from 2, the podium: ``flow.LEAVERS``
 
 
 def start(
@@ -113,6 +114,7 @@ def start(
         category_forms=[],
         public=public,
         newcomers=[p.id for p in players if p.new] if version >= NEWCOMERS_WATCH_FIRST else [],
+        version=version,
     )
     begin_round(state, now, [])
     return state

@@ -202,3 +202,4 @@ class State(msgspec.Struct):
     end_reason: str = ""
     outcome: Outcome | None = None
     newcomers: list[str] = []  # new to Pintó: not the first artist judged in round 1
+    version: int = 0  # how this match was started (rules.VERSION then; the room logs it)
