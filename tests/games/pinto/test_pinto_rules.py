@@ -519,3 +519,22 @@ def test_a_player_who_left_for_good_is_ranked_after_those_still_in_and_never_win
             assert ranking[0] == ("p1", True)
             continue
         assert ranking[-1] == ("p1", False) and ranking[0] == ("p2", True)
+
+
+def test_when_everyone_is_away_during_drawing_the_round_waits_for_them() -> None:
+    """ "Once everyone has finished phase B": with every player away (their connections
+    lost), nobody has finished; the round waits for them (or its clock) rather than ending
+    at once with nothing drawn. From match version 2; older matches replay as they did."""
+    for version in (2, 1):
+        match = _at_version(Match(3), version)
+        match.act("p1", SetTitle("moon"))
+        category = match.state.category
+        for seat in ("p1", "p2", "p3"):
+            match.act(None, base.Drop(seat))
+        if version < 2:
+            assert match.state.round == 2  # the old way: round 1 ended, empty
+            continue
+        assert match.phase is Phase.CREATE
+        assert (match.state.round, match.state.category) == (1, category)
+        match.act(None, base.Return("p1"))
+        assert match.phase is Phase.CREATE and match.state.works["p1"].title == "moon"

@@ -67,10 +67,13 @@ def is_done(state: State, seat: str) -> bool:
 
 
 def finish_creating_if_done(state: State, now: float, events: list[Event]) -> None:
-    """ "Once everyone has finished phase B" — everyone who is here."""
-    if state.phase is Phase.CREATE and all(
-        is_done(state, p) for p in state.round_players if present(state, p)
-    ):
+    """ "Once everyone has finished phase B" — everyone who is here. From match version 2, a
+    table where nobody is here waits (for someone back, or the clock) rather than ending
+    phase B at once with nothing drawn (``EMPTY_TABLE_WAITS``)."""
+    here = [p for p in state.round_players if present(state, p)]
+    if not here and state.version >= EMPTY_TABLE_WAITS:
+        return
+    if state.phase is Phase.CREATE and all(is_done(state, p) for p in here):
         begin_judging(state, now, events)
 
 
@@ -258,6 +261,7 @@ def ranking(state: State) -> list[base.Placing]:
 # The match version (``rules.VERSION``) from which the podium counts a round the match ended
 # in for the tie-break and ranks a player who left after those still in, never a winner.
 LEAVERS = 2
+EMPTY_TABLE_WAITS = 2  # and from 2, phase B with everyone away waits for them
 
 # Who plays: 3 to 8 players; a newcomer plays from the next round (``rules.join``).
 SEATS: base.Seating[State, Seat] = base.Seating(
