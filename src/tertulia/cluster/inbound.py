@@ -113,13 +113,13 @@ class Inbound:
             node = frame.conn.split("/", 1)[0]
             answer = p.Error.refusing(message.id, room_moved())
             self.bus.push(node, frame.conn, p.encode(answer), message.id)
-            if held is not None and not getattr(held[1], "stopped", True):
+            if held is not None and not held[1].stopped:
                 # Stopping (its save under way is being told): the room sends its own
                 # ``released`` once stopped; a whole one now would make that node answer
                 # "moved" to frames whose answers are still to come (``Room.stop``).
                 return
-            here = self._room_here(frame.room)
-            whole = here is None or here.closed  # else: the room is here, that one is not in it
+            # Not whole when the room is here (live): only that connection is not in it.
+            whole = self._room_here(frame.room) is None
             released = wire.Released(frame.room, [frame.conn], self.bus.node, whole=whole)
             self.bus.send(node, released)
             return

@@ -91,15 +91,19 @@ def rank(
 
 
 def rank_leavers_last(
-    playing: Iterable[tuple[str, str, int]],
-    gone: Iterable[tuple[str, str, int]],
+    scores: Iterable[tuple[str, str, int]],
+    left: set[str],
     winners: Iterable[str] | None = None,
     *,
     tiebreak: Mapping[str, int] | None = None,
 ) -> list[Placing]:
-    """The podium when players may leave for good: those still in the match ranked as
-    ``rank`` does, then those who left, ranked among themselves by the score they left with
-    and never winners — a player who leaves gives up the match, whatever their score."""
+    """The podium when players may leave for good: the ``(seat, nickname, score)`` rows of
+    those still in the match ranked as ``rank`` does, then those of the seats in ``left``,
+    ranked among themselves by the score they left with and never winners — a player who
+    leaves gives up the match, whatever their score."""
+    rows = list(scores)
+    playing = [row for row in rows if row[0] not in left]
+    gone = [row for row in rows if row[0] in left]
     ranking = rank(playing, winners, tiebreak=tiebreak)
     after = len(ranking)
     return ranking + [

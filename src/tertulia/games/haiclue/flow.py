@@ -200,12 +200,12 @@ def end_match(state: State, reason: str, events: list[Event]) -> None:
     if state.cooperative:
         won = state.team_score >= COOP_GOAL
         ranking = [base.Placing(p.id, p.nickname, state.team_score, 1, won) for p in state.players]
-    elif state.version >= LEAVERS:
-        playing = [(p.id, p.nickname, p.score) for p in state.players if not p.left]
-        gone = [(p.id, p.nickname, p.score) for p in state.players if p.left]
-        ranking = base.rank_leavers_last(playing, gone)
-    else:  # matches started before version 3 end as they did
-        ranking = base.rank([(p.id, p.nickname, p.score) for p in state.players])
+    else:
+        rows = [(p.id, p.nickname, p.score) for p in state.players]
+        if state.version >= LEAVERS:
+            ranking = base.rank_leavers_last(rows, {p.id for p in state.players if p.left})
+        else:  # matches started before version 3 end as they did
+            ranking = base.rank(rows)
     base.finish_match(state, reason, ranking, events)
 
 

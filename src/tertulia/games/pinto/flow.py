@@ -18,6 +18,11 @@ from .state import Player as Seat
 NAME = __package__.rpartition(".")[2]  # a game's name is its folder's name
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
+# The match version (``rules.VERSION``) from which the podium counts a round the match ended
+# in for the tie-break and ranks a player who left after those still in, never a winner,
+# and phase B with everyone away waits for them.
+LEAVERS = 2
+EMPTY_TABLE_WAITS = LEAVERS
 
 
 def deck_of(state: State) -> list[str]:
@@ -187,12 +192,18 @@ def drawing_points(artist: str, marks: dict[str, judging.Mark]) -> dict[str, int
     return {artist: wrong, **{seat: wrong for seat in right}}
 
 
-def end_round(state: State, now: float, events: list[Event]) -> None:
-    """ "The round ends once all drawings have been evaluated." """
-    gained = {p: 0 for p in (pl.id for pl in state.players)}
+def _points_this_round(state: State) -> dict[str, int]:
+    """Each player's points from the drawings judged so far this round."""
+    gained = {player.id: 0 for player in state.players}
     for judgement in state.judgements:
         for seat, points in judgement.points.items():
             gained[seat] += points
+    return gained
+
+
+def end_round(state: State, now: float, events: list[Event]) -> None:
+    """ "The round ends once all drawings have been evaluated." """
+    gained = _points_this_round(state)
     for player in state.players:
         player.round_scores.append(gained[player.id])
     state.history.append(state.judgements)
@@ -244,24 +255,12 @@ def ranking(state: State) -> list[base.Placing]:
         best = {p.id: max(p.round_scores, default=0) for p in state.players}
         return base.rank(rows, tiebreak=best)
     rounds = {p.id: list(p.round_scores) for p in state.players}
-    if len(state.history) < state.round:  # ended before this round's end: its points so far
-        for scores in rounds.values():
-            scores.append(0)
-        for judgement in state.judgements:
-            for seat, points in judgement.points.items():
-                if seat in rounds:
-                    rounds[seat][-1] += points
+    if len(state.history) < state.round:  # ended mid-round: its points so far are a round
+        for seat, points in _points_this_round(state).items():
+            rounds[seat].append(points)
     best = {seat: max(scores, default=0) for seat, scores in rounds.items()}
-    left = {p.id for p in state.players if p.left}
-    playing = [row for row in rows if row[0] not in left]
-    gone = [row for row in rows if row[0] in left]
-    return base.rank_leavers_last(playing, gone, tiebreak=best)
+    return base.rank_leavers_last(rows, {p.id for p in state.players if p.left}, tiebreak=best)
 
-
-# The match version (``rules.VERSION``) from which the podium counts a round the match ended
-# in for the tie-break and ranks a player who left after those still in, never a winner.
-LEAVERS = 2
-EMPTY_TABLE_WAITS = 2  # and from 2, phase B with everyone away waits for them
 
 # Who plays: 3 to 8 players; a newcomer plays from the next round (``rules.join``).
 SEATS: base.Seating[State, Seat] = base.Seating(

@@ -277,9 +277,8 @@ def final_ranking(state: State, winners: list[str] | None) -> list[base.Placing]
     top score, win); then those who left for good, ranked among themselves by the score they
     left with, never winners. "A player who left for good can win the podium" was issue 17:
     a player who leaves gives up the match, whatever their score (``docs/games/pitacor.md``)."""
-    playing = [(m.id, m.nickname, m.score) for m in state.members if not m.left]
-    gone = [(m.id, m.nickname, m.score) for m in state.members if m.left]
-    return base.rank_leavers_last(playing, gone, winners)
+    rows = [(m.id, m.nickname, m.score) for m in state.members]
+    return base.rank_leavers_last(rows, {m.id for m in state.members if m.left}, winners)
 
 
 def start_clue_clock(state: State, now: float) -> None:
