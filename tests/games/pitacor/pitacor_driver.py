@@ -46,14 +46,23 @@ def players(count: int) -> list[Player]:
 class Match:
     """A match being played: ``state``, the log of what was applied, and a settable clock."""
 
-    def __init__(self, count: int = 4, seed: int = 7, public: bool = False, **settings: Any):
+    def __init__(
+        self,
+        count: int = 4,
+        seed: int = 7,
+        public: bool = False,
+        version: int = rules.VERSION,
+        **settings: Any,
+    ):
         # As the room makes them (``msgspec.convert``): "end_of_round" becomes the enum.
         self.settings = msgspec.convert(settings, Settings)
         self.now = 1000.0
         self.seed = seed
         self.public = public
         self.players = players(count)
-        self.state: State = rules.start(self.settings, self.players, seed, self.now, public=public)
+        self.state: State = rules.start(
+            self.settings, self.players, seed, self.now, public=public, version=version
+        )
         self.log: list[tuple[str | None, base.Action, float]] = []
         self.events: list[Event] = []
 

@@ -64,6 +64,31 @@ def test_forced_a_clue_giver_without_a_clue_loses_the_turn():
     assert "round.skipped" in [e.kind for e in match.events]
 
 
+def test_never_repeating_a_target_a_skipped_rounds_chosen_target_is_never_drawn_again():
+    """ "never repeating a target from the same match": a target the giver chose in a round
+    the clock then skipped was a target; from rules version 2 it is never drawn again."""
+    match = Match(4)
+    skipped = [match.choose()]
+    match.timeout()
+    assert match.state.history[-1].void and skipped[0] in match.state.past_targets
+    drawn_later: set[str] = set()
+    for round_number in range(60):  # every round skipped too, each after choosing
+        drawn_later.update(match.state.round.candidates)
+        skipped.append(match.choose(index=round_number % 4))
+        match.timeout()
+    assert skipped[0] not in drawn_later
+    assert len(set(skipped)) == len(skipped)  # no chosen target came back
+
+
+def test_a_match_started_before_version_2_still_draws_a_skipped_target_again():
+    """Saved matches replay as they were dealt: before version 2 a skipped round's target was
+    not kept among the match's targets."""
+    match = Match(4, version=1)
+    target = match.choose()
+    match.timeout()
+    assert match.state.history[-1].void and target not in match.state.past_targets
+
+
 def test_forced_a_selected_but_unconfirmed_guess_is_confirmed_if_the_cell_is_free():
     match = Match(4)
     match.choose()

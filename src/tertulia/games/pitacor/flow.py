@@ -24,6 +24,10 @@ CANDIDATES = 4  # "The game draws four colors"
 # The draw relaxes it when its first picks leave no room (about 5 % of Ultra Hard draws end
 # at 4 rings; docs/games/pitacor.md says why that draw is kept as it is).
 MIN_CANDIDATE_DISTANCE = 5
+# From this rules version (``rules.VERSION``), a target chosen in a round that is then skipped
+# (no clue in time, the giver away or gone) counts as one of the match's targets and is never
+# drawn again. Earlier matches drew it again, and replay as they did.
+SKIPPED_TARGETS_KEPT = 2
 
 
 def board_of(settings: Settings) -> Board:
@@ -152,6 +156,9 @@ def forfeit_second_clue(state: State, now: float, events: list[Event]) -> None:
 def skip_turn(state: State, now: float, events: list[Event], reason: str) -> None:
     """ "a clue giver without a clue loses the turn": no scoring, the next giver starts."""
     state.round.void = True
+    if state.version >= SKIPPED_TARGETS_KEPT and state.round.target is not None:
+        # "never repeating a target from the same match": the giver saw it as the target.
+        state.past_targets.append(state.round.target)
     events.append(Event("round.skipped", {"giver": state.round.giver, "reason": reason}))
     finish_round(state, now, events)
 

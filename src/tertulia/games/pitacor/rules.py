@@ -37,6 +37,7 @@ from .flow import (
     MIN_PLAYERS,
     NAME,
     SEATS,
+    SKIPPED_TARGETS_KEPT,
     begin_guessing,
     begin_round,
     board_of,
@@ -120,7 +121,8 @@ NOT_PLAYING_YET = "marker.not_playing_yet"  # joined mid-round: "you play from t
 # The version of how a match starts (games/base.py, ``VERSION``): the room logs it with the
 # start, so a change here applies to new matches only and old logs deal as they did.
 NEWCOMERS_WATCH_FIRST = 1  # from 1, a first-timer is never the first clue giver
-VERSION = NEWCOMERS_WATCH_FIRST
+# From 2, a skipped round's chosen target is never drawn again (flow.SKIPPED_TARGETS_KEPT).
+VERSION = SKIPPED_TARGETS_KEPT
 
 
 def start(
@@ -149,6 +151,7 @@ def start(
     line = [m.id for m in members[first:] + members[:first]]
     placeholder = Round(number=0, giver=line[0], candidates=[], guessers=[])
     state = State(settings, public, rng, members, line, 0, Phase.CHOOSE, placeholder)
+    state.version = version
     events: list[Event] = []
     begin_round(state, now, events)
     return state

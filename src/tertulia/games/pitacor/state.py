@@ -145,6 +145,9 @@ class State(msgspec.Struct):
     end_reason: str = ""
     history: list[Round] = []  # finished rounds, oldest first
     outcome: Outcome | None = None
+    # The rules version the match started under (``rules.VERSION``); 0 in snapshots saved
+    # before the state carried it, which fold as they did then.
+    version: int = 0
 
 
 def occupied(rnd: Round) -> frozenset[str]:
