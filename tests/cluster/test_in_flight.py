@@ -418,6 +418,32 @@ def test_two_attaches_of_one_connection_at_once_each_get_their_own_answer() -> N
     asyncio.run(go())
 
 
+def test_two_attaches_at_once_the_first_refused_the_second_keeps_the_connection() -> None:
+    """Two attaches of one connection at once through one owner, the first refused (its
+    resume found no seat) and the second seated (the player's own join): the refusal lets
+    go of nothing the second made, so the owner's pushes and answers still reach the
+    connection."""
+
+    async def go() -> None:
+        node = _Node()
+        room = node.remote_room()
+        session = _Session("here/1")
+        first = asyncio.ensure_future(room.attach(session, "", None, resume=True))
+        second = asyncio.ensure_future(room.attach(session, "Bo", 5))
+        await asyncio.sleep(0)
+        refused = ("seat.unknown", "There is no seat of yours here.", {})
+        node._on_message(wire.Attached("here/1", "ABCD", refused, "", owner="owner"))
+        node._on_message(wire.Attached("here/1", "ABCD", None, "", owner="owner"))
+        results = await asyncio.wait_for(asyncio.gather(first, second, return_exceptions=True), 1)
+        assert isinstance(results[0], RuleError) and results[1] is None
+        assert node.relaying["here/1"] == (session, "owner")
+        assert room.sessions["here/1"] is session
+        node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(5)), 5)], sender="owner"))
+        assert session.answers() == [(5, "ack")]
+
+    asyncio.run(go())
+
+
 def test_a_frame_sent_to_a_room_just_left_for_one_owned_elsewhere_still_gets_its_answer() -> None:
     """ "One answer per request": a player sends a move in room X (owned by node x), then
     goes to room Y (owned by node y); x's answer to that move comes after the connection is

@@ -159,12 +159,12 @@ class RemoteRoom:
         try:
             error = await asyncio.wait_for(answer, self._attach_timeout)
         except TimeoutError:
-            self._forget(conn)
+            self._forget(conn, entry)
             # If the owner seats it after all, it takes it out again (messages keep order).
             self._bus.send(self.owner, wire.Detach(conn, self.code))
             raise room_moved() from None
         except RuleError:
-            self._forget(conn)
+            self._forget(conn, entry)
             raise room_moved() from None
         finally:
             waiting = self._waiting.get(conn, [])
@@ -173,7 +173,7 @@ class RemoteRoom:
             if not waiting:
                 self._waiting.pop(conn, None)
         if error is not None:
-            self._forget(conn)
+            self._forget(conn, entry)
             code, sentence, params = error
             raise RuleError(code, sentence, **params)
 
@@ -183,7 +183,12 @@ class RemoteRoom:
             self._forget(conn)
             self._bus.send(self.owner, wire.Detach(conn, self.code))
 
-    def _forget(self, conn: str) -> None:
+    def _forget(self, conn: str, entry: tuple[Any, str] | None = None) -> None:
+        """Let go of ``conn`` here; with ``entry``, only if that attach's entry is still its
+        own: when two attaches of one connection overlap and the first is refused, the
+        second, answered yes, keeps the entry it made (and the session stays attached)."""
+        if entry is not None and self._entries.get(conn) is not entry:
+            return
         self.sessions.pop(conn, None)
         entry = self._entries.pop(conn, None)
         if entry is not None and self._registry.get(conn) is entry:  # not another room's since
