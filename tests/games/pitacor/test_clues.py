@@ -17,13 +17,17 @@ from tertulia.games.pitacor.clues import (
     CODES,
     COLOURS,
     DIRECTIONS,
+    GLUED_EXCEPTIONS,
     HOMOGRAPHS,
     LIGHT_DARK_WORDS,
     ClueRules,
     check_clue,
     clue_key,
     clue_problems,
+    glued_coordinate_column,
 )
+from tertulia.text.normalize import fold
+from tertulia.text.numbers import number_word, run_together_number
 from tertulia.text.wordlist import load
 
 LEXICON = files("tertulia.games.pitacor") / "lexicon"
@@ -287,6 +291,72 @@ def test_digits_are_a_number_not_a_stray_character() -> None:
 def test_board_coordinates_like_k25_are_not_allowed(text: str) -> None:
     """'Not allowed: … board coordinates (like "K25")', also ones off the board."""
     assert "clue.coordinate" in codes(text)
+
+
+@pytest.mark.parametrize(
+    ("word", "column"),
+    [("Kfive", "5"), ("fiveK", "5"), ("Htwelve", "12"), ("twelveH", "12"), ("Bdoce", "12"),
+     ("Bquinze", "15"), ("Kpięć", "5"), ("dwaB", "2"), ("Htwelfth", "12"),
+     ("Cvigésimo", "20"), ("Ktwentyfive", "25"), ("Kfi ve", "5")],
+)  # fmt: skip
+def test_board_coordinates_spelled_with_a_number_word_are_not_allowed(
+    word: str, column: str
+) -> None:
+    """'Not allowed: … numbers; board coordinates (like "K25")': a row letter glued to a
+    number word (en "Kfive", es "Bdoce", pt "Bquinze", pl "Kpięć", ordinals, numbers run
+    together, either order) is "K25" spelled out, as "K five" already was."""
+    [problem] = clue_problems(word, 2, ALL_ON)
+    assert problem.code == "clue.coordinate"
+    assert problem.message == f"'{word}' looks like a board coordinate."
+    assert problem.params["column"] == column
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["bone", "done", "gone", "none", "stone", "phone", "often", "eaten", "weight", "height",
+     "canine", "Bone", "luna", "todos", "coito", "adoce", "kapiec"],
+)  # fmt: skip
+def test_real_words_shaped_like_a_glued_coordinate_are_allowed(word: str) -> None:
+    """'board coordinates (like "K25")' are not every word that ends in "one" or "ten": a
+    real word of the shape ("bone" b + one, "often" of + ten, pt "coito" c + oito, pt
+    "adoce" from adoçar) is in ``lexicon/glued_coordinates.txt`` and allowed."""
+    assert glued_coordinate_column(fold(word)) is not None
+    assert fold(word) in GLUED_EXCEPTIONS
+    assert codes(word, max_words=1) == []
+
+
+@pytest.mark.parametrize("word", ["drum", "plum", "atum", "algun"])
+def test_two_letter_number_words_do_not_make_a_glued_coordinate(word: str) -> None:
+    """'board coordinates (like "K25")': only number words of three letters or more count,
+    so words ending in pt "um" (1) or es "un" (1) are not looked up at all."""
+    assert glued_coordinate_column(fold(word)) is None
+    assert codes(word, max_words=1) == []
+
+
+def test_glued_coordinates_are_not_judged_on_replay() -> None:
+    """'board coordinates (like "K25")' spelled with a number word were accepted before this
+    rule: like the word lists, it is not applied to a clue replayed from a saved match."""
+    replaying = ClueRules(judge_words=False)
+    assert first_code("Kfive") == "clue.coordinate"
+    assert codes("Kfive", rules=replaying) == []
+    assert codes("twelveH", rules=replaying) == []
+    assert first_code("K25", rules=replaying) == "clue.coordinate"
+
+
+def test_every_listed_glued_coordinate_exception_still_has_the_shape() -> None:
+    """``glued_coordinates.txt`` (words allowed although shaped like 'board coordinates (like
+    "K25")') is generated from the number lists; a word that lost the shape, or is now refused
+    as a number, means the list is stale: run ``lexicon/make_glued_coordinates.py``."""
+    assert len(GLUED_EXCEPTIONS) > 1000
+    stale = sorted(
+        word
+        for word in GLUED_EXCEPTIONS
+        if glued_coordinate_column(word) is None
+        or number_word(word) is not None
+        or run_together_number(word) is not None
+        or fold(word) != word
+    )
+    assert stale == []
 
 
 def test_a_word_in_two_alphabets_cannot_slip_a_banned_or_used_clue_past_the_lists() -> None:

@@ -13,10 +13,13 @@ checked run together ("gr een"), so splitting a banned word does not sneak it th
 that is listed words run together is read piece by piece (``text.compounds``): number words
 ("twentyfive") and colour words with colour or light/dark words ("bluegreen", "lightblue"),
 while a colour word glued to any other word names a thing and stays allowed ("blueberry").
+A row letter glued to a number word ("Kfive", "twelveH") is a coordinate, unless the word is
+a real one of that shape ("bone", "often"; ``lexicon/glued_coordinates.txt``).
 
 The word lists grow between versions, so a clue replayed from a saved match is not looked up
 in them again (``ClueRules.judge_words``): only the shape, coordinate, nickname and repeat
-rules, which depend on nothing but the match, are checked again.
+rules, which depend on nothing but the match, are checked again (coordinates spelled with a
+number word need the number lists and the exception list, so they are not).
 
 Order of problems: the clue's shape first (too many words), then each word's shape in the
 order the words appear, then each word's content (numbers, colours, host bans, profanity),
@@ -34,10 +37,11 @@ from typing import Any
 import msgspec
 
 from tertulia.games.base import RuleError
+from tertulia.games.pitacor.board import CLASSIC
 from tertulia.text import compounds, profanity
 from tertulia.text.lookalike import mixed_scripts
 from tertulia.text.normalize import fold, tidy
-from tertulia.text.numbers import number_word, roman_value, run_together_number
+from tertulia.text.numbers import NUMBER_WORDS, number_word, roman_value, run_together_number
 from tertulia.text.wordlist import Entry, load
 
 # --------------------------------------------------------------------------- codes
@@ -50,7 +54,7 @@ TOO_MANY_HYPHENS = "clue.too_many_hyphens"  # a word with more than one hyphen
 MIXED_SCRIPTS = "clue.mixed_scripts"  # one word in two alphabets: "rеd" with a Cyrillic "е"
 COLOR_NAME = "clue.color_name"  # a basic colour name or one of its forms (params: colour)
 NUMBER = "clue.number"  # digits, a number word or a Roman numeral
-COORDINATE = "clue.coordinate"  # shaped like a board coordinate: K25, 12h
+COORDINATE = "clue.coordinate"  # shaped like a board coordinate: K25, 12h, Kfive
 ALREADY_USED = "clue.already_used"  # the same clue was given earlier in the match
 LIGHT_DARK = "clue.light_dark"  # light/dark words, when the host bans them
 DIRECTION = "clue.direction"  # up, left, north, centre, corner…, when the host bans them
@@ -93,6 +97,35 @@ def _read_homographs() -> frozenset[str]:
 
 # Spelled exactly so, these are other words that only fold to a banned form (piec / pięć).
 HOMOGRAPHS = _read_homographs()
+
+
+def _number_value(tag: str) -> int | None:
+    """A number word's value from its tag ("12", "12th"); None for "10^6" and the like."""
+    match = re.fullmatch(r"(\d+)(?:st|nd|rd|th)?", tag)
+    return int(match[1]) if match else None
+
+
+# Number words that name a board column ("five", "doce", "quinze", "piąty", "twelfth"): a
+# row letter glued to one spells a coordinate ("Kfive"). Three letters or more, as for
+# numbers run together (``text.compounds``): pt "um" or es "un" end too many words.
+_COLUMN_WORDS: dict[str, int] = {
+    word: value
+    for word, entry in NUMBER_WORDS.items()
+    if len(word) >= compounds.MIN_PIECE
+    and (value := _number_value(entry.tag)) is not None
+    and 1 <= value <= CLASSIC.cols
+}
+
+
+def _read_glued_exceptions() -> frozenset[str]:
+    text = _LEXICON.joinpath("glued_coordinates.txt").read_text(encoding="utf-8")
+    lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
+    return frozenset(line for line in lines if line)
+
+
+# Real words shaped like a glued coordinate ("bone", "often", es "luna", pt "coito"), made
+# from simplemma's dictionaries by ``lexicon/make_glued_coordinates.py``, not at run time.
+GLUED_EXCEPTIONS = _read_glued_exceptions()
 
 _HYPHENS = frozenset("-\u2010\u2011")
 # Letter+number in either order, one or two letters, up to three digits: K25, h12, 12H, AB-7.
@@ -261,6 +294,9 @@ def _lexicon_problems(
         elif (value := roman_value(folded)) is not None:
             message = f"'{word}' is a Roman numeral."
             problems.append(_problem(NUMBER, word, message, value=str(value), **extra))
+        elif rules.judge_words and (column := _glued_coordinate(folded)) is not None:
+            message = f"'{word}' looks like a board coordinate."
+            problems.append(_problem(COORDINATE, word, message, column=str(column), **extra))
         if rules.judge_words:
             problems.extend(_word_list_problems(word, folded, rules, extra))
         if rules.ban_nicknames:
@@ -282,6 +318,41 @@ def _number_problem(word: str, folded: str, extra: dict[str, str]) -> ClueProble
         value = "+".join(e.tag for e in entries)
         return _problem(NUMBER, word, message, value=value, **extra)
     return None
+
+
+def glued_coordinate_column(folded: str) -> int | None:
+    """The column named if ``folded`` is a row letter (one or two letters) glued to a number
+    word that names a column, before or after it ("kfive", "fivek", "bdoce", "htwentyfive"),
+    else None. The shape alone: real words of this shape ("bone", "often") are in
+    ``GLUED_EXCEPTIONS``, and a word that is itself a number ("ones") is refused as a number
+    before this is asked."""
+    if not folded.isalpha():
+        return None
+    for size in (1, 2):
+        for number in (folded[size:], folded[:-size]):
+            if (column := _column_named(number)) is not None:
+                return column
+    return None
+
+
+def _column_named(folded: str) -> int | None:
+    """The column a number word, or number words run together, name ("five", "twentyfive")."""
+    if (column := _COLUMN_WORDS.get(folded)) is not None:
+        return column
+    entries = run_together_number(folded) if len(folded) >= compounds.MIN_PIECE else None
+    values = [_number_value(entry.tag) for entry in entries or ()]
+    if not values or None in values:
+        return None
+    total = sum(value for value in values if value is not None)
+    return total if 1 <= total <= CLASSIC.cols else None
+
+
+def _glued_coordinate(folded: str) -> int | None:
+    """A coordinate spelled with a number word ("Kfive", "Bdoce", "twelveH"): 'board
+    coordinates (like "K25")' as plainly as "K25" or "K five" (whose "five" is a number)."""
+    if folded in GLUED_EXCEPTIONS:
+        return None
+    return glued_coordinate_column(folded)
 
 
 def _word_list_problems(
