@@ -14,7 +14,7 @@ that is listed words run together is read piece by piece (``text.compounds``): n
 ("twentyfive") and colour words with colour or light/dark words ("bluegreen", "lightblue"),
 while a colour word glued to any other word names a thing and stays allowed ("blueberry").
 A row letter glued to a number word ("Kfive", "twelveH") is a coordinate, unless the word is
-a real one of that shape ("bone", "often"; ``lexicon/glued_coordinates.txt``).
+a real one of that shape ("bone", "height"; ``lexicon/glued_coordinates.txt``).
 
 The word lists grow between versions, so a clue replayed from a saved match is not looked up
 in them again (``ClueRules.judge_words``): only the shape, coordinate, nickname and repeat
@@ -117,13 +117,17 @@ _COLUMN_WORDS: dict[str, int] = {
 }
 
 
+# The rows of the classic board, A to P (Ultra Hard's A to H are among them), folded.
+_ROW_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz"[: CLASSIC.rows])
+
+
 def _read_glued_exceptions() -> frozenset[str]:
     text = _LEXICON.joinpath("glued_coordinates.txt").read_text(encoding="utf-8")
     lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
     return frozenset(line for line in lines if line)
 
 
-# Real words shaped like a glued coordinate ("bone", "often", es "luna", pt "coito"), made
+# Real words shaped like a glued coordinate ("bone", "height", es "luna", pt "coito"), made
 # from simplemma's dictionaries by ``lexicon/make_glued_coordinates.py``, not at run time.
 GLUED_EXCEPTIONS = _read_glued_exceptions()
 
@@ -321,17 +325,21 @@ def _number_problem(word: str, folded: str, extra: dict[str, str]) -> ClueProble
 
 
 def glued_coordinate_column(folded: str) -> int | None:
-    """The column named if ``folded`` is a row letter (one or two letters) glued to a number
-    word that names a column, before or after it ("kfive", "fivek", "bdoce", "htwentyfive"),
-    else None. The shape alone: real words of this shape ("bone", "often") are in
-    ``GLUED_EXCEPTIONS``, and a word that is itself a number ("ones") is refused as a number
-    before this is asked."""
+    """The column named if ``folded`` is a row letter glued to a number word that names a
+    column, before or after it ("kfive", "fivek", "bdoce", "htwentyfive"), else None. A row
+    letter is one of the board's, A to P: with any letter, or two, a clue of two everyday
+    words glued together would read as one ("on end", pt "do céu"). The shape alone: real
+    words of this shape ("bone", "height") are in ``GLUED_EXCEPTIONS``, and a word that is
+    itself a number ("ones") is refused as a number before this is asked."""
     if not folded.isalpha():
         return None
-    for size in (1, 2):
-        for number in (folded[size:], folded[:-size]):
-            if (column := _column_named(number)) is not None:
-                return column
+    ends = (
+        (folded[0], folded[1:]),  # "kfive"
+        (folded[-1], folded[:-1]),  # "fivek"
+    )
+    for letter, number in ends:
+        if letter in _ROW_LETTERS and (column := _column_named(number)) is not None:
+            return column
     return None
 
 
