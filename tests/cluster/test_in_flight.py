@@ -106,6 +106,7 @@ class _Session:
         self.cluster_conn = conn
         self.player = "p-" + conn
         self.outlet = _Outlet()
+        self.room: object = None  # the room it is in, as a session knows it
 
     def send(self, message: p.ServerMessage) -> None:
         self.outlet.put(p.encode(message))
@@ -160,7 +161,9 @@ class _Node:
 def _attached(node: _Node, room: RemoteRoom, conn: str) -> _Session:
     session = _Session(conn)
     room.sessions[conn] = session
-    node.relaying[conn] = room._entries[conn] = (session, room.owner)  # as attach makes them
+    entry = node.relaying[conn] = (session, room.owner)  # as attach makes them
+    room._entries[conn] = [entry]
+    session.room = room
     return session
 
 
@@ -440,6 +443,80 @@ def test_two_attaches_at_once_the_first_refused_the_second_keeps_the_connection(
         assert room.sessions["here/1"] is session
         node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(5)), 5)], sender="owner"))
         assert session.answers() == [(5, "ack")]
+
+    asyncio.run(go())
+
+
+def test_two_attaches_at_once_the_first_seated_the_second_refused_keeps_the_connection() -> None:
+    """The other order: the first attach (a resume) is seated, the second (a join, at once)
+    refused: the connection stays attached through the first, and the owner's pushes and
+    answers still reach it."""
+
+    async def go() -> None:
+        node = _Node()
+        room = node.remote_room()
+        session = _Session("here/1")
+        first = asyncio.ensure_future(room.attach(session, "", None, resume=True))
+        second = asyncio.ensure_future(room.attach(session, "Bo", 5))
+        await asyncio.sleep(0)
+        refused = ("room.too_many_tabs", "This room is open in another tab.", {})
+        node._on_message(wire.Attached("here/1", "ABCD", None, "", owner="owner"))
+        node._on_message(wire.Attached("here/1", "ABCD", refused, "", owner="owner"))
+        results = await asyncio.wait_for(asyncio.gather(first, second, return_exceptions=True), 1)
+        assert results[0] is None and isinstance(results[1], RuleError)
+        assert node.relaying["here/1"][0] is session
+        assert room.sessions["here/1"] is session
+        node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(7)), 7)], sender="owner"))
+        assert session.answers() == [(7, "ack")]
+
+    asyncio.run(go())
+
+
+def test_two_attaches_at_once_both_refused_leave_nothing_behind() -> None:
+    """Both attaches refused: the connection is in this room through neither, and nothing of
+    it is kept (no entry for pushes, no session)."""
+
+    async def go() -> None:
+        node = _Node()
+        room = node.remote_room()
+        session = _Session("here/1")
+        first = asyncio.ensure_future(room.attach(session, "", None, resume=True))
+        second = asyncio.ensure_future(room.attach(session, "Bo", 5))
+        await asyncio.sleep(0)
+        refused = ("room.full", "This room is full.", {})
+        for _ in range(2):
+            node._on_message(wire.Attached("here/1", "ABCD", refused, "", owner="owner"))
+        results = await asyncio.wait_for(asyncio.gather(first, second, return_exceptions=True), 1)
+        assert all(isinstance(result, RuleError) for result in results)
+        assert "here/1" not in node.relaying and room.sessions == {}
+
+    asyncio.run(go())
+
+
+def test_a_join_refused_by_a_remote_room_leaves_the_player_in_the_remote_room_they_are_in() -> None:
+    """'A refusal leaves it where it was' (``Session._enter``): a player in room X, owned by
+    another node, asks to join room Y, owned by a third, and is refused (Y is full); X's
+    pushes and answers still reach them."""
+
+    async def go() -> None:
+        node = _Node()
+        x = RemoteRoom(
+            "XXXX", "x", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
+        )
+        y = RemoteRoom(
+            "YYYY", "y", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
+        )
+        node.remote.update({"XXXX": x, "YYYY": y})
+        session = _attached(node, x, "here/1")
+        joining = asyncio.ensure_future(y.attach(session, "Bo", 5))
+        await asyncio.sleep(0)
+        full = ("room.full", "This room is full.", {})
+        node._on_message(wire.Attached("here/1", "YYYY", full, "", owner="y"))
+        with pytest.raises(RuleError):
+            await joining
+        x.submit(session, _act(9))
+        node._on_message(wire.Pushes([("here/1", p.encode(p.Ack(9)), 9)], sender="x"))
+        assert session.answers() == [(9, "ack")]
 
     asyncio.run(go())
 

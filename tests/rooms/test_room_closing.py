@@ -275,7 +275,8 @@ def test_a_frame_reaching_a_room_that_waits_for_its_save_to_stop_does_not_give_i
         for session in (ana, bo):
             conn = session.cluster_conn
             remote.sessions[conn] = session
-            node_relays.relaying[conn] = remote._entries[conn] = (session, "owner")
+            entry = node_relays.relaying[conn] = (session, "owner")  # as attach makes them
+            remote._entries[conn] = [entry]
 
         store.start_append = slow_append
         line = p.Chat(id=2, text="hi")

@@ -103,9 +103,15 @@ class RemoteRoom:
         # a connection's attaches in the order they were sent (a join during a follow).
         self._waiting: dict[str, list[asyncio.Future]] = {}
         self.sessions: dict[str, Any] = {}  # conn → session, attached here
-        # conn → the very registry entry this room made for it: a session that went on to
-        # another remote room has a new entry there, which this room must not take away.
-        self._entries: dict[str, tuple[Any, str]] = {}
+        # conn → the registry entries this room's attaches made for it that still stand
+        # (seated, or waiting for the owner's answer), oldest first: a session that went on
+        # to another remote room has a new entry there, which this room must not take away,
+        # and a refused attach takes away only its own.
+        self._entries: dict[str, list[tuple[Any, str]]] = {}
+        # conn → the registry's entry before this room's first standing attach (another
+        # remote room's, where the session still is until this one takes it), put back if
+        # every attach here is refused.
+        self._before: dict[str, tuple[Any, str] | None] = {}
         # Every remote room's sessions by conn, with the owner they are attached through: where
         # pushes go, and from whom (a former owner's late pushes are not this owner's).
         self._registry = registry
@@ -139,8 +145,11 @@ class RemoteRoom:
         answer = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(conn, []).append(answer)
         self.sessions[conn] = session
+        standing = self._entries.setdefault(conn, [])
+        if not standing:
+            self._before[conn] = self._registry.get(conn)
         entry = self._registry[conn] = (session, self.owner)  # pushes may come before the answer
-        self._entries[conn] = entry
+        standing.append(entry)
         self._bus.send(
             self.owner,
             wire.Attach(
@@ -159,12 +168,14 @@ class RemoteRoom:
         try:
             error = await asyncio.wait_for(answer, self._attach_timeout)
         except TimeoutError:
-            self._forget(conn, entry)
-            # If the owner seats it after all, it takes it out again (messages keep order).
-            self._bus.send(self.owner, wire.Detach(conn, self.code))
+            alone = all(e is entry for e in self._entries.get(conn, ()))
+            self._refused(conn, entry)
+            if alone:  # not when another attach of it stands here: that would unseat it
+                # If the owner seats it after all, it takes it out again (messages keep order).
+                self._bus.send(self.owner, wire.Detach(conn, self.code))
             raise room_moved() from None
         except RuleError:
-            self._forget(conn, entry)
+            self._refused(conn, entry)
             raise room_moved() from None
         finally:
             waiting = self._waiting.get(conn, [])
@@ -173,7 +184,7 @@ class RemoteRoom:
             if not waiting:
                 self._waiting.pop(conn, None)
         if error is not None:
-            self._forget(conn, entry)
+            self._refused(conn, entry)
             code, sentence, params = error
             raise RuleError(code, sentence, **params)
 
@@ -183,17 +194,36 @@ class RemoteRoom:
             self._forget(conn)
             self._bus.send(self.owner, wire.Detach(conn, self.code))
 
-    def _forget(self, conn: str, entry: tuple[Any, str] | None = None) -> None:
-        """Let go of ``conn`` here; with ``entry``, only if that attach's entry is still its
-        own: when two attaches of one connection overlap and the first is refused, the
-        second, answered yes, keeps the entry it made (and the session stays attached)."""
-        if entry is not None and self._entries.get(conn) is not entry:
+    def _refused(self, conn: str, entry: tuple[Any, str]) -> None:
+        """One attach of ``conn`` failed: it lets go of its own entry only. Another attach of
+        the same connection here that still stands (seated, or waiting: a resume and a join at
+        once) keeps the connection; with none left, the room it is still in keeps it."""
+        standing = [e for e in self._entries.get(conn, ()) if e is not entry]
+        if not standing:
+            self._forget(conn)
             return
+        self._entries[conn] = standing
+        if self._registry.get(conn) is entry:
+            self._registry[conn] = standing[-1]
+
+    def _forget(self, conn: str) -> None:
+        """Let go of ``conn`` here. Pushes then go where they went before this room's first
+        attach of it, if the session is still there (a join elsewhere was refused), or
+        nowhere; unless another room has taken the connection since."""
         self.sessions.pop(conn, None)
-        entry = self._entries.pop(conn, None)
-        if entry is not None and self._registry.get(conn) is entry:  # not another room's since
-            del self._registry[conn]
-            self._awaiting.pop(conn, None)
+        standing = self._entries.pop(conn, [])
+        before = self._before.pop(conn, None)
+        current = self._registry.get(conn)
+        if not any(current is e for e in standing):  # another room's since, or none
+            return
+        if before is not None and _still_holds(before[0], conn, before):
+            self._registry[conn] = before
+            return
+        del self._registry[conn]
+        self._awaiting.pop(conn, None)
+
+    def _holds(self, conn: str, entry: tuple[Any, str]) -> bool:
+        return any(e is entry for e in self._entries.get(conn, ()))
 
     # ------------------------------------------------------------------ from the owner
 
@@ -230,3 +260,9 @@ class RemoteRoom:
         for conn in list(self.sessions):
             self._forget(conn)
         return sessions
+
+
+def _still_holds(session: Any, conn: str, entry: tuple[Any, str]) -> bool:
+    """The session is still in the remote room whose ``entry`` this is."""
+    room = getattr(session, "room", None)
+    return isinstance(room, RemoteRoom) and room._holds(conn, entry)
