@@ -150,9 +150,9 @@ class _Node:
     def in_doubt(self, value: dict[tuple[str, int], object]) -> None:
         self.relays.in_doubt = value
 
-    def remote_room(self, code: str = "ABCD") -> RemoteRoom:
+    def remote_room(self, code: str = "ABCD", owner: str = "owner") -> RemoteRoom:
         room = RemoteRoom(
-            code, "owner", {}, self.bus, lambda s: s.cluster_conn, self.relaying, self.awaiting
+            code, owner, {}, self.bus, lambda s: s.cluster_conn, self.relaying, self.awaiting
         )
         self.remote[code] = room
         return room
@@ -421,6 +421,27 @@ def test_two_attaches_of_one_connection_at_once_each_get_their_own_answer() -> N
     asyncio.run(go())
 
 
+_NO_SEAT = ("seat.unknown", "There is no seat of yours here.", {})
+_FULL = ("room.full", "This room is full.", {})
+
+
+async def _two_attaches_answered(
+    first: tuple | None, second: tuple | None
+) -> tuple[_Node, RemoteRoom, _Session, list]:
+    """A resume and a join of one connection at once through one owner, answered in order
+    (None: seated; else the refusal): the node, the room, the session and each outcome."""
+    node = _Node()
+    room = node.remote_room()
+    session = _Session("here/1")
+    resuming = asyncio.ensure_future(room.attach(session, "", None, resume=True))
+    joining = asyncio.ensure_future(room.attach(session, "Bo", 5))
+    await asyncio.sleep(0)
+    for error in (first, second):
+        node._on_message(wire.Attached("here/1", "ABCD", error, "", owner="owner"))
+    results = await asyncio.wait_for(asyncio.gather(resuming, joining, return_exceptions=True), 1)
+    return node, room, session, results
+
+
 def test_two_attaches_at_once_the_first_refused_the_second_keeps_the_connection() -> None:
     """Two attaches of one connection at once through one owner, the first refused (its
     resume found no seat) and the second seated (the player's own join): the refusal lets
@@ -428,16 +449,7 @@ def test_two_attaches_at_once_the_first_refused_the_second_keeps_the_connection(
     connection."""
 
     async def go() -> None:
-        node = _Node()
-        room = node.remote_room()
-        session = _Session("here/1")
-        first = asyncio.ensure_future(room.attach(session, "", None, resume=True))
-        second = asyncio.ensure_future(room.attach(session, "Bo", 5))
-        await asyncio.sleep(0)
-        refused = ("seat.unknown", "There is no seat of yours here.", {})
-        node._on_message(wire.Attached("here/1", "ABCD", refused, "", owner="owner"))
-        node._on_message(wire.Attached("here/1", "ABCD", None, "", owner="owner"))
-        results = await asyncio.wait_for(asyncio.gather(first, second, return_exceptions=True), 1)
+        node, room, session, results = await _two_attaches_answered(_NO_SEAT, None)
         assert isinstance(results[0], RuleError) and results[1] is None
         assert node.relaying["here/1"] == (session, "owner")
         assert room.sessions["here/1"] is session
@@ -453,16 +465,7 @@ def test_two_attaches_at_once_the_first_seated_the_second_refused_keeps_the_conn
     answers still reach it."""
 
     async def go() -> None:
-        node = _Node()
-        room = node.remote_room()
-        session = _Session("here/1")
-        first = asyncio.ensure_future(room.attach(session, "", None, resume=True))
-        second = asyncio.ensure_future(room.attach(session, "Bo", 5))
-        await asyncio.sleep(0)
-        refused = ("room.too_many_tabs", "This room is open in another tab.", {})
-        node._on_message(wire.Attached("here/1", "ABCD", None, "", owner="owner"))
-        node._on_message(wire.Attached("here/1", "ABCD", refused, "", owner="owner"))
-        results = await asyncio.wait_for(asyncio.gather(first, second, return_exceptions=True), 1)
+        node, room, session, results = await _two_attaches_answered(None, _FULL)
         assert results[0] is None and isinstance(results[1], RuleError)
         assert node.relaying["here/1"][0] is session
         assert room.sessions["here/1"] is session
@@ -477,16 +480,7 @@ def test_two_attaches_at_once_both_refused_leave_nothing_behind() -> None:
     it is kept (no entry for pushes, no session)."""
 
     async def go() -> None:
-        node = _Node()
-        room = node.remote_room()
-        session = _Session("here/1")
-        first = asyncio.ensure_future(room.attach(session, "", None, resume=True))
-        second = asyncio.ensure_future(room.attach(session, "Bo", 5))
-        await asyncio.sleep(0)
-        refused = ("room.full", "This room is full.", {})
-        for _ in range(2):
-            node._on_message(wire.Attached("here/1", "ABCD", refused, "", owner="owner"))
-        results = await asyncio.wait_for(asyncio.gather(first, second, return_exceptions=True), 1)
+        node, room, _, results = await _two_attaches_answered(_NO_SEAT, _FULL)
         assert all(isinstance(result, RuleError) for result in results)
         assert "here/1" not in node.relaying and room.sessions == {}
 
@@ -500,18 +494,11 @@ def test_a_join_refused_by_a_remote_room_leaves_the_player_in_the_remote_room_th
 
     async def go() -> None:
         node = _Node()
-        x = RemoteRoom(
-            "XXXX", "x", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
-        )
-        y = RemoteRoom(
-            "YYYY", "y", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
-        )
-        node.remote.update({"XXXX": x, "YYYY": y})
+        x, y = node.remote_room("XXXX", owner="x"), node.remote_room("YYYY", owner="y")
         session = _attached(node, x, "here/1")
         joining = asyncio.ensure_future(y.attach(session, "Bo", 5))
         await asyncio.sleep(0)
-        full = ("room.full", "This room is full.", {})
-        node._on_message(wire.Attached("here/1", "YYYY", full, "", owner="y"))
+        node._on_message(wire.Attached("here/1", "YYYY", _FULL, "", owner="y"))
         with pytest.raises(RuleError):
             await joining
         x.submit(session, _act(9))
@@ -528,13 +515,7 @@ def test_a_frame_sent_to_a_room_just_left_for_one_owned_elsewhere_still_gets_its
 
     async def go() -> None:
         node = _Node()
-        x = RemoteRoom(
-            "XXXX", "x", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
-        )
-        y = RemoteRoom(
-            "YYYY", "y", {}, node.bus, lambda s: s.cluster_conn, node.relaying, node.awaiting
-        )
-        node.remote.update({"XXXX": x, "YYYY": y})
+        x, y = node.remote_room("XXXX", owner="x"), node.remote_room("YYYY", owner="y")
         session = _attached(node, x, "here/1")
         x.submit(session, _act(4))
         joining = asyncio.ensure_future(y.attach(session, "Bo", 5))
