@@ -7,6 +7,7 @@ from pitacor_driver import Match
 
 from tertulia.games.base import RuleError
 from tertulia.games.pitacor import rules
+from tertulia.games.pitacor.flow import board_of
 from tertulia.games.pitacor.settings import EndMode, Settings
 from tertulia.games.pitacor.state import Phase, SelectCell
 
@@ -263,3 +264,18 @@ def test_when_too_few_players_remain_a_leaver_with_the_top_score_does_not_win():
     ranking = match.state.outcome.ranking
     assert [p.seat for p in ranking][-1] == a and not ranking[-1].winner
     assert a not in match.state.winners and match.state.winners
+
+
+def test_never_repeating_a_target_a_match_that_has_used_every_colour_ends_there() -> None:
+    """ "never repeating a target from the same match": on Ultra Hard's 120 cells a long
+    match can leave fewer than the four colours a round deals; it ends there (with its
+    podium), instead of failing to deal."""
+    match = Match(3, ultra_hard=True, goal=200)
+    target = match.choose()
+    spare = [c for c in board_of(match.state.settings).cells() if c != target][:3]
+    match.state.past_targets = [
+        c for c in board_of(match.state.settings).cells() if c != target and c not in spare
+    ]
+    match.timeout()  # no clue in time: the chosen target is one of the match's now
+    assert match.phase is Phase.ENDED and match.state.end_reason == "colours_used_up"
+    assert "match.ended" in [e.kind for e in match.events]

@@ -215,8 +215,18 @@ def finish_round(state: State, now: float, events: list[Event]) -> None:
     ):
         end_match(state, "cycle_closed", events)
         return
+    if _cells_never_a_target(state) < CANDIDATES:
+        # "never repeating a target from the same match": a long match on the 120 cells of
+        # Ultra Hard can run out of colours to deal (a draw needs four); it ends there.
+        end_match(state, "colours_used_up", events)
+        return
     state.giver_index = _index_of_next_giver(state)
     begin_round(state, now, events)
+
+
+def _cells_never_a_target(state: State) -> int:
+    board = board_of(state.settings)
+    return board.cols * board.rows - len(set(state.past_targets))
 
 
 def upcoming_giver(state: State) -> str:
