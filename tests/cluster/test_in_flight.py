@@ -487,6 +487,39 @@ def test_two_attaches_at_once_both_refused_leave_nothing_behind() -> None:
     asyncio.run(go())
 
 
+def test_the_late_answer_to_an_attach_that_timed_out_is_not_taken_by_the_next_one() -> None:
+    """Each attach takes its own answer: an owner slow to answer a resume (it timed out here,
+    and a Detach went after it) answers it late, while the player's join waits; the join is
+    seated, not refused with the resume's answer."""
+
+    async def go() -> None:
+        node = _Node()
+        room = RemoteRoom(
+            "ABCD",
+            "owner",
+            {},
+            node.bus,
+            lambda s: s.cluster_conn,
+            node.relaying,
+            node.awaiting,
+            attach_timeout=0.05,
+        )
+        node.remote["ABCD"] = room
+        session = _Session("here/1")
+        with pytest.raises(RuleError):
+            await room.attach(session, "", None, resume=True)  # nobody answers in time
+        joining = asyncio.ensure_future(room.attach(session, "Bo", 5))
+        await asyncio.sleep(0)
+        resume, join = [m for _, m in node.bus.sent if isinstance(m, wire.Attach)]
+        late = wire.Attached("here/1", "ABCD", _NO_SEAT, "", owner="owner", serial=resume.serial)
+        node._on_message(late)
+        node._on_message(wire.Attached("here/1", "ABCD", None, "", "owner", serial=join.serial))
+        assert await asyncio.wait_for(joining, 1) is None
+        assert node.relaying["here/1"][0] is session
+
+    asyncio.run(go())
+
+
 def test_a_join_refused_by_a_remote_room_leaves_the_player_in_the_remote_room_they_are_in() -> None:
     """'A refusal leaves it where it was' (``Session._enter``): a player in room X, owned by
     another node, asks to join room Y, owned by a third, and is refused (Y is full); X's

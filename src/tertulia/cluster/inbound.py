@@ -138,7 +138,11 @@ class Inbound:
         if room is None:
             error = room_moved()
             answer = wire.Attached(
-                attach.conn, attach.room, (error.code, error.message, {}), owner=self.bus.node
+                attach.conn,
+                attach.room,
+                (error.code, error.message, {}),
+                owner=self.bus.node,
+                serial=attach.serial,
             )
             self.bus.send(attach.reply_to, answer)
             return
@@ -156,14 +160,18 @@ class Inbound:
             )
         except RuleError as error:
             refusal = (error.code, error.message, error.params)
-            answer = wire.Attached(attach.conn, attach.room, refusal, owner=self.bus.node)
+            answer = wire.Attached(
+                attach.conn, attach.room, refusal, owner=self.bus.node, serial=attach.serial
+            )
             self.bus.send(attach.reply_to, answer)
             return
         before = self.relays.relayed.get(attach.conn)
         if before is not None and before[1] is not room:  # it left that room for this one
             before[1].detach(before[0])
         self.relays.relayed[attach.conn] = (peer, room)
-        seated = wire.Attached(attach.conn, attach.room, None, room.game.NAME, self.bus.node)
+        seated = wire.Attached(
+            attach.conn, attach.room, None, room.game.NAME, self.bus.node, attach.serial
+        )
         self.bus.send(attach.reply_to, seated)
 
     def heard(self, frame: wire.Frame) -> None:

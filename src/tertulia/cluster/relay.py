@@ -22,6 +22,7 @@ twice, never applied twice).
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -102,6 +103,7 @@ class RemoteRoom:
         # conn → the Attached answers its attaches wait for, oldest first: the owner answers
         # a connection's attaches in the order they were sent (a join during a follow).
         self._waiting: dict[str, list[asyncio.Future]] = {}
+        self._by_serial: dict[int, asyncio.Future] = {}  # the same, by ``Attach.serial``
         self.sessions: dict[str, Any] = {}  # conn → session, attached here
         # conn → the registry entries this room's attaches made for it that still stand
         # (seated, or waiting for the owner's answer), oldest first: a session that went on
@@ -144,6 +146,8 @@ class RemoteRoom:
         conn = self._conn_of(session)
         answer = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(conn, []).append(answer)
+        serial = next(_SERIALS)
+        self._by_serial[serial] = answer
         self.sessions[conn] = session
         standing = self._entries.setdefault(conn, [])
         if not standing:
@@ -163,6 +167,7 @@ class RemoteRoom:
                 screen=screen,
                 played=list(played),
                 address=getattr(session, "address", ""),
+                serial=serial,
             ),
         )
         try:
@@ -178,6 +183,7 @@ class RemoteRoom:
             self._refused(conn, entry)
             raise room_moved() from None
         finally:
+            self._by_serial.pop(serial, None)
             waiting = self._waiting.get(conn, [])
             if answer in waiting:
                 waiting.remove(answer)
@@ -230,7 +236,12 @@ class RemoteRoom:
     def attached(self, answer: wire.Attached) -> None:
         if answer.game:
             self.game = self._games.get(answer.game)
-        for waiting in self._waiting.get(answer.conn, []):
+        if answer.serial:  # to that attach only: none if it timed out (its Detach follows)
+            waiting = self._by_serial.get(answer.serial)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(answer.error)
+            return
+        for waiting in self._waiting.get(answer.conn, []):  # an owner from before serials
             if not waiting.done():  # the oldest still waiting
                 waiting.set_result(answer.error)
                 return
@@ -260,6 +271,10 @@ class RemoteRoom:
         for conn in list(self.sessions):
             self._forget(conn)
         return sessions
+
+
+# Every attach this process sends, numbered once (rooms come and go; a number is never reused).
+_SERIALS = itertools.count(1)
 
 
 def _still_holds(session: Any, conn: str, entry: tuple[Any, str]) -> bool:

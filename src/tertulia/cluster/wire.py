@@ -28,6 +28,9 @@ class Attach(msgspec.Struct, tag="attach", frozen=True):
     # The connection's address as its node counts it (a vote keeps a removed player's out
     # of the room for a while: ``rooms/live_votes.py``).
     address: str = ""
+    # Echoed in the answer, so it reaches this attach and no other of the connection (one that
+    # timed out is answered late); 0 from a node before serials (answers then go in order).
+    serial: int = 0
 
 
 class Frame(msgspec.Struct, tag="frame", frozen=True):
@@ -70,6 +73,7 @@ class Attached(msgspec.Struct, tag="attached", frozen=True):
     error: tuple[str, str, dict] | None = None  # code, sentence, params
     game: str = ""  # the game played there (a session's frame limit depends on it)
     owner: str = ""  # the node answering: an answer from a former owner is not the new one's
+    serial: int = 0  # the ``Attach.serial`` this answers
 
 
 class Released(msgspec.Struct, tag="released", frozen=True):
