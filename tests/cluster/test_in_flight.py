@@ -27,7 +27,7 @@ from tertulia.cluster import wire
 from tertulia.cluster.inbound import Inbound
 from tertulia.cluster.leases import Owner
 from tertulia.cluster.node import ClusterRooms
-from tertulia.cluster.relay import RelayedPeer, Relays, RemoteRoom
+from tertulia.cluster.relay import ATTACH_TIMEOUT, RelayedPeer, Relays, RemoteRoom
 from tertulia.games.base import RuleError
 from tertulia.server.guard import Guard, Limits
 from tertulia.server.held import Held
@@ -150,9 +150,18 @@ class _Node:
     def in_doubt(self, value: dict[tuple[str, int], object]) -> None:
         self.relays.in_doubt = value
 
-    def remote_room(self, code: str = "ABCD", owner: str = "owner") -> RemoteRoom:
+    def remote_room(
+        self, code: str = "ABCD", owner: str = "owner", attach_timeout: float = ATTACH_TIMEOUT
+    ) -> RemoteRoom:
         room = RemoteRoom(
-            code, owner, {}, self.bus, lambda s: s.cluster_conn, self.relaying, self.awaiting
+            code,
+            owner,
+            {},
+            self.bus,
+            lambda s: s.cluster_conn,
+            self.relaying,
+            self.awaiting,
+            attach_timeout=attach_timeout,
         )
         self.remote[code] = room
         return room
@@ -494,17 +503,7 @@ def test_the_late_answer_to_an_attach_that_timed_out_is_not_taken_by_the_next_on
 
     async def go() -> None:
         node = _Node()
-        room = RemoteRoom(
-            "ABCD",
-            "owner",
-            {},
-            node.bus,
-            lambda s: s.cluster_conn,
-            node.relaying,
-            node.awaiting,
-            attach_timeout=0.05,
-        )
-        node.remote["ABCD"] = room
+        room = node.remote_room(attach_timeout=0.05)
         session = _Session("here/1")
         with pytest.raises(RuleError):
             await room.attach(session, "", None, resume=True)  # nobody answers in time
@@ -664,16 +663,7 @@ def test_an_attach_the_owner_never_answers_fails_moved_and_is_taken_back() -> No
 
     async def go() -> None:
         node = _Node()
-        room = RemoteRoom(
-            "ABCD",
-            "owner",
-            {},
-            node.bus,
-            lambda s: s.cluster_conn,
-            node.relaying,
-            node.awaiting,
-            attach_timeout=0.05,
-        )
+        room = node.remote_room(attach_timeout=0.05)
         ana = _Session("here/1")
         with pytest.raises(RuleError) as refused:
             await room.attach(ana, "Ana", 5, resume=True)
