@@ -59,6 +59,7 @@ class Match:
         self.now = 1000.0
         self.seed = seed
         self.public = public
+        self.version = version
         self.players = players(count)
         self.state: State = rules.start(
             self.settings, self.players, seed, self.now, public=public, version=version
@@ -193,7 +194,9 @@ class Match:
 
     def replay(self) -> State:
         """Rebuild the state from the start and the log alone."""
-        state = rules.start(self.settings, self.players, self.seed, 1000.0, public=self.public)
+        state = rules.start(
+            self.settings, self.players, self.seed, 1000.0, public=self.public, version=self.version
+        )
         for seat, action, now in self.log:
             state, _ = rules.apply(state, seat, action, now)
         return state

@@ -87,6 +87,7 @@ def test_a_match_started_before_version_2_still_draws_a_skipped_target_again():
     target = match.choose()
     match.timeout()
     assert match.state.history[-1].void and target not in match.state.past_targets
+    assert match.replay() == match.state  # its log folds at its own version
 
 
 def test_forced_a_selected_but_unconfirmed_guess_is_confirmed_if_the_cell_is_free():
