@@ -100,10 +100,9 @@ class RemoteRoom:
         self.closed = False  # the owner gave it up: sessions must find it again
         self._bus = bus
         self._conn_of = conn_of
-        # conn → the Attached answers its attaches wait for, oldest first: the owner answers
-        # a connection's attaches in the order they were sent (a join during a follow).
-        self._waiting: dict[str, list[asyncio.Future]] = {}
-        self._by_serial: dict[int, asyncio.Future] = {}  # the same, by ``Attach.serial``
+        # ``Attach.serial`` → (conn, the Attached answer it waits for), oldest first: an owner
+        # from before serials answers a connection's attaches in the order they were sent.
+        self._waiting: dict[int, tuple[str, asyncio.Future]] = {}
         self.sessions: dict[str, Any] = {}  # conn → session, attached here
         # conn → the registry entries this room's attaches made for it that still stand
         # (seated, or waiting for the owner's answer), oldest first: a session that went on
@@ -145,9 +144,8 @@ class RemoteRoom:
     ) -> None:
         conn = self._conn_of(session)
         answer = asyncio.get_running_loop().create_future()
-        self._waiting.setdefault(conn, []).append(answer)
         serial = next(_SERIALS)
-        self._by_serial[serial] = answer
+        self._waiting[serial] = (conn, answer)
         self.sessions[conn] = session
         standing = self._entries.setdefault(conn, [])
         if not standing:
@@ -183,12 +181,7 @@ class RemoteRoom:
             self._refused(conn, entry)
             raise room_moved() from None
         finally:
-            self._by_serial.pop(serial, None)
-            waiting = self._waiting.get(conn, [])
-            if answer in waiting:
-                waiting.remove(answer)
-            if not waiting:
-                self._waiting.pop(conn, None)
+            del self._waiting[serial]
         if error is not None:
             self._refused(conn, entry)
             code, sentence, params = error
@@ -237,14 +230,14 @@ class RemoteRoom:
         if answer.game:
             self.game = self._games.get(answer.game)
         if answer.serial:  # to that attach only: none if it timed out (its Detach follows)
-            waiting = self._by_serial.get(answer.serial)
-            if waiting is not None and not waiting.done():
-                waiting.set_result(answer.error)
-            return
-        for waiting in self._waiting.get(answer.conn, []):  # an owner from before serials
-            if not waiting.done():  # the oldest still waiting
-                waiting.set_result(answer.error)
-                return
+            found = self._waiting.get(answer.serial)
+            waiting = found[1] if found is not None and found[0] == answer.conn else None
+        else:  # an owner from before serials: the connection's oldest attach still waiting
+            waiting = next(
+                (f for c, f in self._waiting.values() if c == answer.conn and not f.done()), None
+            )
+        if waiting is not None and not waiting.done():
+            waiting.set_result(answer.error)
 
     def give_up(self, owner_died: bool) -> list[Any]:
         """The owner is gone (``owner_died``) or let the room go: every waiting attach fails
@@ -257,7 +250,7 @@ class RemoteRoom:
         that reached it before it said so (the bus keeps a node's messages in order), so the
         rest was not applied (``room.moved``, as the owner itself answers them later)."""
         self.closed = True
-        for waiting in (future for queue in self._waiting.values() for future in queue):
+        for _, waiting in self._waiting.values():
             if not waiting.done():
                 waiting.set_exception(room_moved())
         answer = outcome_unknown() if owner_died else room_moved()

@@ -117,8 +117,9 @@ _COLUMN_WORDS: dict[str, int] = {
 }
 
 
-# The rows of the classic board, A to P (Ultra Hard's A to H are among them), folded.
-_ROW_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz"[: CLASSIC.rows])
+# The rows of the classic board, A to P (Ultra Hard's A to H are among them), folded: the
+# letter the board names each row's cells with.
+_ROW_LETTERS = frozenset(CLASSIC.name(row, 0)[0].lower() for row in range(CLASSIC.rows))
 
 
 def _read_glued_exceptions() -> frozenset[str]:

@@ -225,8 +225,7 @@ def finish_round(state: State, now: float, events: list[Event]) -> None:
 
 
 def _cells_never_a_target(state: State) -> int:
-    board = board_of(state.settings)
-    return board.cols * board.rows - len(set(state.past_targets))
+    return board_of(state.settings).size - len(set(state.past_targets))
 
 
 def upcoming_giver(state: State) -> str:
