@@ -59,7 +59,13 @@ class HandClock:
 class ThreadServer:
     """uvicorn in a background thread, with its own event loop."""
 
-    def __init__(self, db: Path, games: dict[str, ModuleType] | None = None, **config) -> None:
+    def __init__(
+        self,
+        db: Path,
+        games: dict[str, ModuleType] | None = None,
+        uvicorn_options: dict | None = None,
+        **config,
+    ) -> None:
         self.port = free_port()
         self.config = Config(port=self.port, db_path=db, log_json=False, **config)
         self.app = create_app(self.config, games)
@@ -70,6 +76,7 @@ class ThreadServer:
                 log_config=uvicorn.config.LOGGING_CONFIG,
                 log_level="warning",
                 ws_max_size=1 << 20,
+                **(uvicorn_options or {}),
             )
         )
         self.thread = threading.Thread(target=self.server.run, daemon=True)

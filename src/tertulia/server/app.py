@@ -38,6 +38,7 @@ from ..version import VERSION
 from . import memory_report
 from .addresses import is_loopback
 from .config import Config
+from .frames import Frames
 from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
 from .guard import Guard, codes_run_out
 from .match_pages import match_routes
@@ -312,16 +313,31 @@ def create_app(
         )
         state.sessions.add(session)
         state.metrics.connections.inc()
+
+        def stop_if_flooding() -> bool:
+            if session.flooding:
+                _close_flooder(session, line, websocket.scope.get(CLIENT, ""))
+            return session.flooding
+
+        frames = Frames.by_call(line.direct(), session.take_frame, stop_if_flooding)
         try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                frame = message.get("text") or message.get("bytes") or b""
-                await session.handle_frame(frame)
-                if session.flooding:
-                    _close_flooder(session, line, websocket.scope.get(CLIENT, ""))
-                    break
+            if frames is not None:
+                # Each message now comes by a call (server/frames.py); the ASGI receive only
+                # tells when the connection has ended.
+                while (await websocket.receive())["type"] != "websocket.disconnect":
+                    pass
+                await frames.finish()
+            else:  # another ASGI server: each message through ASGI, in the same order
+                while True:
+                    message = await websocket.receive()
+                    if message["type"] == "websocket.disconnect":
+                        break
+                    frame = message.get("text") or message.get("bytes") or b""
+                    waiting = session.take_frame(frame)
+                    if waiting is not None:
+                        await waiting
+                    if stop_if_flooding():
+                        break
         except WebSocketDisconnect:
             pass
         finally:

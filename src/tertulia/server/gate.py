@@ -14,9 +14,10 @@ import asyncio
 import logging
 import math
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, cast
 
 from .addresses import Network, client_address, limit_key
+from .frames import Direct
 from .guard import Guard
 
 log = logging.getLogger("tertulia.gate")
@@ -37,10 +38,18 @@ class Line:
 
     def __init__(self, send: Any) -> None:
         protocol = getattr(send, "__self__", None)
+        self._protocol = protocol
         transport = getattr(protocol, "transport", None)
         # Duck-typed: uvloop's transports are not subclasses of asyncio's.
         usable = all(hasattr(transport, name) for name in ("abort", "pause_reading"))
         self._transport: asyncio.Transport | None = transport if usable else None
+
+    def direct(self) -> Direct | None:
+        """The protocol, where it can hand each message over by a call (ours,
+        ``TertuliaWebSocket.take_frames``)."""
+        names = ("take_frames", "hold_reading", "go_on_reading")
+        has_all = all(hasattr(self._protocol, name) for name in names)
+        return cast(Direct, self._protocol) if has_all else None
 
     def abort(self) -> bool:
         """Drop the connection now, whatever is still queued for it."""

@@ -136,89 +136,125 @@ class Session:
 
     # ------------------------------------------------------------------ frames
 
-    async def handle_frame(self, frame: str | bytes) -> None:
+    def take_frame(self, frame: str | bytes) -> Coroutine[Any, Any, None] | None:
+        """Answer one frame as far as it can be answered now; what has to wait (a hello, a
+        join, a room list: the store or another node) comes back to be awaited, and the
+        connection's next frame waits behind it. A move in a room never waits here (its
+        room answers once its record is durable, ``rooms/commit.py``), so most frames are
+        handled to the end right where they are read (``server/frames.py``)."""
         self._let_go_of_a_closed_room()
         limit = self._frame_limit()
         size = _size_in_bytes(frame, limit)
         # Every frame costs a token, a malformed or oversized one too: refusing them is work.
         if not self.requests.take():
             self._drop(frame)
-            return
+            return None
         self.slowed_down = False
         if size > limit:
             # Answered unread (parsing it is the work being refused), but with its id, which
             # clients put first: every message gets its answer.
             too_large = RuleError("frame.too_large", "That message is too large.", max=limit)
             self._refuse(_quick_id(frame), too_large)
-            return
+            return None
         try:
             message = p.decode(frame)
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as error:
             self._refuse(_guess_id(frame), RuleError("message.malformed", str(error)))
-            return
+            return None
         self.metrics.count_message(str(type(message).__struct_config__.tag))
         try:
-            await self._dispatch(message)
+            waiting = self._dispatch(message)
+        except RuleError as error:
+            self._refuse(message.id, error)
+            return None
+        except Exception:
+            self._failed(message)
+            return None
+        return None if waiting is None else self._answer_when_done(message, waiting)
+
+    async def _answer_when_done(
+        self, message: p.ClientMessage, waiting: Coroutine[Any, Any, None]
+    ) -> None:
+        try:
+            await waiting
         except RuleError as error:
             self._refuse(message.id, error)
         except Exception:
-            log.exception("failed on %s", type(message).__name__)
-            self._refuse(message.id, RuleError("server.error", "Something went wrong."))
+            self._failed(message)
 
-    async def _dispatch(self, message: p.ClientMessage) -> None:
+    def _failed(self, message: p.ClientMessage) -> None:
+        log.exception("failed on %s", type(message).__name__)
+        self._refuse(message.id, RuleError("server.error", "Something went wrong."))
+
+    def _dispatch(self, message: p.ClientMessage) -> Coroutine[Any, Any, None] | None:
+        """Does what ``message`` asks, or returns the work that has to wait for it."""
         if isinstance(message, p.Hello):
-            await self._hello(message)
-            return
+            return self._hello(message)
         if not self.player:
             raise RuleError("session.hello_first", "Say hello first.")
         if isinstance(message, _ROOM_MESSAGES):
             if self.screen is not None:
                 self._as_screen(message)
-                return
+                return None
             if isinstance(message, p.Chat) and not self.chat_bucket.take():
                 raise RuleError("chat.too_fast", "Slow down a little.")
             if isinstance(message, p.React) and not self.reaction_bucket.take():
                 raise RuleError("reaction.too_fast", "Slow down a little.")
             if self.held is not None:  # the room is on its way to another node
                 self.held.hold(message)
-                return
+                return None
             if self.room is None or self.room.closed:
                 raise not_in_room()
             self.room.submit(self, message)
-        elif isinstance(message, p.CreateRoom):
-            check_first_nickname(message.nickname, message.public)  # no empty room left behind
-            by_address, by_player = f"address:{self.address}", f"player:{self.player}"
-            self.guard.check_new_room(
-                self.address,
-                self.player,
-                rooms_of_address=self.manager.rooms_opened_by(by_address),
-                rooms_of_player=self.manager.rooms_opened_by(by_player),
-            )
-            room = await self.manager.create(
-                message.game, message.public, opened_by=(by_address, by_player)
-            )
-            await self._enter(room, message.nickname, message.id, played=message.played)
-        elif isinstance(message, p.JoinRoom):
-            room = await self._room_to_join(message.code, message.resume)
-            await self._enter(
-                room, message.nickname, message.id, resume=message.resume, played=message.played
-            )
-        elif isinstance(message, p.OpenScreen):
-            await self._open_screen(message)
-        elif isinstance(message, p.ListRooms):
-            recent = await self.manager.recent_matches()
-            self.send(p.RoomList(self.manager.public_rooms(), recent))
-            # Where this player still has a seat (a home page open for a while keeps its
-            # "Back to the room" right: not after a kick, a leave in another tab, a close).
-            seated = await self.manager.seated_room(self.player)
-            self.send(p.Ack(message.id, {"seated": seated}))
-        elif isinstance(message, p.MyMatches):
-            # This connection's own player only: its identity was proved by its secret
-            # token at hello, so nobody can list another browser's matches.
-            matches = await self.manager.matches_of(self.player, message.limit, message.before)
-            self.send(p.Ack(message.id, {"matches": matches}))
-        elif isinstance(message, p.Ping):
+            return None
+        if isinstance(message, p.Ping):
             self.send(p.Ack(message.id, {"now": time.time()}))
+            return None
+        if isinstance(message, p.CreateRoom):
+            return self._create(message)
+        if isinstance(message, p.JoinRoom):
+            return self._join(message)
+        if isinstance(message, p.OpenScreen):
+            return self._open_screen(message)
+        if isinstance(message, p.ListRooms):
+            return self._list_rooms(message)
+        if isinstance(message, p.MyMatches):
+            return self._my_matches(message)
+        return None
+
+    async def _create(self, message: p.CreateRoom) -> None:
+        check_first_nickname(message.nickname, message.public)  # no empty room left behind
+        by_address, by_player = f"address:{self.address}", f"player:{self.player}"
+        self.guard.check_new_room(
+            self.address,
+            self.player,
+            rooms_of_address=self.manager.rooms_opened_by(by_address),
+            rooms_of_player=self.manager.rooms_opened_by(by_player),
+        )
+        room = await self.manager.create(
+            message.game, message.public, opened_by=(by_address, by_player)
+        )
+        await self._enter(room, message.nickname, message.id, played=message.played)
+
+    async def _join(self, message: p.JoinRoom) -> None:
+        room = await self._room_to_join(message.code, message.resume)
+        await self._enter(
+            room, message.nickname, message.id, resume=message.resume, played=message.played
+        )
+
+    async def _list_rooms(self, message: p.ListRooms) -> None:
+        recent = await self.manager.recent_matches()
+        self.send(p.RoomList(self.manager.public_rooms(), recent))
+        # Where this player still has a seat (a home page open for a while keeps its
+        # "Back to the room" right: not after a kick, a leave in another tab, a close).
+        seated = await self.manager.seated_room(self.player)
+        self.send(p.Ack(message.id, {"seated": seated}))
+
+    async def _my_matches(self, message: p.MyMatches) -> None:
+        # This connection's own player only: its identity was proved by its secret token
+        # at hello, so nobody can list another browser's matches.
+        matches = await self.manager.matches_of(self.player, message.limit, message.before)
+        self.send(p.Ack(message.id, {"matches": matches}))
 
     async def _hello(self, message: p.Hello) -> None:
         token = message.token if Identity.is_token(message.token) else Identity.new_token()

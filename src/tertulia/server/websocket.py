@@ -14,16 +14,28 @@ holds the last several pushes to match against, and the hash table a smaller mem
 gives is plenty for them (``benchmarks/memory.py`` measures both: memory per connection and
 bytes on the wire). What clients send is decompressed message by message, with no state
 kept between them (``client_no_context_takeover``).
+
+Why messages can be handed over directly (``take_frames``): through ASGI, every message a
+client sends is put on a queue, the reading paused, the app's task woken, three coroutines and
+a future made to fetch it, and the reading resumed. Most of our messages are answered without
+waiting for anything (a move: ``Session.take_frame``), so the app may instead take each one by
+a call, right where it is parsed; only the end of the connection still comes through the ASGI
+``receive``. What a connection keeps between two of its messages then is the parser's state,
+not a chain of waiting objects that each message replaces: those replacements were most of
+what Python's cyclic garbage collector walked in its pauses (benchmarks/README.md, "Load").
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.frames import Frame
 from websockets.server import ServerProtocol
+from websockets.typing import BytesLike
 
 WINDOW_BITS = 10  # 1 KiB of history each way (9 is the smallest zlib's raw deflate takes)
 # A 512-entry hash table and a 256-symbol buffer: ample for 1 KiB. Level 3 sent 4 % fewer
@@ -44,8 +56,14 @@ def deflate_factory() -> ServerPerMessageDeflateFactory:
     )
 
 
+FrameHandler = Callable[[str | bytes], None]
+
+
 class TertuliaWebSocket(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O WebSocket protocol, with our deflate settings."""
+    """uvicorn's sans-I/O WebSocket protocol, with our deflate settings, which can hand each
+    message to the app by a call (``take_frames``)."""
+
+    frame_handler: FrameHandler | None = None
 
     def __init__(self, config: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
@@ -67,3 +85,65 @@ class TertuliaWebSocket(WebSocketsSansIOProtocol):
         # websockets types both as always set once the handshake is done: emptied on purpose.
         self.request = self.response = None  # type: ignore[assignment]
         super().start_keepalive()
+
+    # ------------------------------------------------------------------ direct messages
+
+    def take_frames(self, handler: FrameHandler) -> bool:
+        """From now on, call ``handler`` with each message as it arrives instead of queueing it
+        for the ASGI ``receive`` (which from then on only says the connection ended). False,
+        and nothing changed, if a message is already queued: it must not be overtaken."""
+        if not self.queue.empty() or self.close_sent:
+            return False
+        self.frame_handler = handler
+        return True
+
+    def hold_reading(self) -> None:
+        """Read nothing more for now (the app is still busy with a message)."""
+        if not self.read_paused and not self.transport.is_closing():
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def go_on_reading(self) -> None:
+        if self.read_paused and not self.transport.is_closing():
+            self.read_paused = False
+            self.transport.resume_reading()
+
+    def handle_text(self, event: Frame) -> None:
+        if self.frame_handler is None or not event.fin:
+            super().handle_text(event)
+            return
+        self.curr_msg_data_type = "text"
+        self._hand_over(event.data)  # (the parent would make a list of one for it)
+
+    def handle_bytes(self, event: Frame) -> None:
+        if self.frame_handler is None or not event.fin:
+            super().handle_bytes(event)
+            return
+        self.curr_msg_data_type = "bytes"
+        self._hand_over(event.data)
+
+    def send_receive_event_to_app(self) -> None:
+        """A message in several frames, all read (or any message before ``take_frames``)."""
+        if self.frame_handler is None:
+            super().send_receive_event_to_app()
+            return
+        data = b"".join(self.frames)
+        self.frames = []
+        self._hand_over(data)
+
+    def _hand_over(self, data: BytesLike) -> None:
+        handler = self.frame_handler
+        assert handler is not None
+        if self.close_sent:
+            return  # past our close, reading on only for the client's answer (as the parent)
+        if self.curr_msg_data_type != "text":
+            handler(bytes(data))
+            return
+        try:
+            text = str(data, "utf-8")
+        except UnicodeDecodeError:
+            self.logger.info("Invalid UTF-8 sequence received from client.")
+            self.conn.send_close(1007)
+            self.handle_parser_exception()
+            return
+        handler(text)
