@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,17 @@ class Room:
         self.version = version  # rooms start at different places in the replayed pushes
 
 
-def create_app(pushes: list[dict[str, Any]]) -> Starlette:
+def by_call(websocket: WebSocket, answer: Callable[[str | bytes], None]) -> Any:
+    """--direct: each message handed over by a call, as ours takes them
+    (``tertulia/server/frames.py``; imported here, so that ``load.py --rev`` of a commit from
+    before it still runs the bare server without it)."""
+    from tertulia.server.frames import Frames
+    from tertulia.server.gate import Line
+
+    return Frames.by_call(Line(websocket._send).direct(), answer, lambda: False)
+
+
+def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Starlette:
     rooms: dict[str, Room] = {}
     conns: set[Conn] = set()
     decode = msgspec.json.Decoder(Head).decode
@@ -109,10 +120,14 @@ def create_app(pushes: list[dict[str, Any]]) -> Starlette:
                 other.send(push)
         conn.send(encode({"type": "ack", "re": head.id, "data": None}))
 
+    def answer(conn: Conn) -> Callable[[str | bytes], None]:
+        return lambda frame: handle(conn, frame)
+
     async def websocket(websocket: WebSocket) -> None:
         await websocket.accept()
         conn = Conn(Outlet(websocket.send_text, lambda code: websocket.close(code=code)))
         conns.add(conn)
+        frames = by_call(websocket, answer(conn)) if direct_frames else None
         try:
             while True:
                 message = await websocket.receive()
@@ -122,6 +137,8 @@ def create_app(pushes: list[dict[str, Any]]) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
+            if frames is not None:
+                await frames.finish()
             conns.discard(conn)
             if conn.room is not None:
                 conn.room.conns.discard(conn)
@@ -136,6 +153,13 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--template", type=Path, help="pushes to replay (a JSON list)")
+    parser.add_argument(
+        "--as-ours",
+        action="store_true",
+        help="what ours does for any server: each message taken by a call from the protocol "
+        "(not through ASGI) and the garbage collector's thresholds (tertulia/server/"
+        "collector.py; its full collection every ten minutes is left out)",
+    )
     args = parser.parse_args()
     if args.host not in ("127.0.0.1", "::1", "localhost"):
         parser.error("the bare server listens on loopback only")
@@ -143,8 +167,12 @@ def main() -> None:
     pushes = loaded if isinstance(loaded, list) else [loaded]
     # The options of `tertulia serve` (serving.py), so only the app differs.
     options = uvicorn_config(
-        create_app(pushes), Config(host=args.host, port=args.port), lifespan="off"
+        create_app(pushes, args.as_ours), Config(host=args.host, port=args.port), lifespan="off"
     )
+    if args.as_ours:
+        from tertulia.server import collector  # (not at the top: see by_call)
+
+        collector.tune()
     uvicorn.Server(options).run()
 
 

@@ -270,6 +270,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         ]
         if template is not None:
             command += ["--template", str(template)]
+        if args.bare_as_ours:
+            command.append("--as-ours")
     env = dict(os.environ)
     if args.source is not None:  # the bare server imports our Outlet, of the same revision
         env["PYTHONPATH"] = str(args.source)  # a snapshot of src/ (see --rev)
@@ -388,6 +390,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         "nodes": args.nodes if clustered else 0,
         "seating": args.seating if clustered else None,
         "pinned": args.pin,
+        "bare_as_ours": args.bare_as_ours if kind == "bare" else None,
         "node_cpu": [(b - a) / args.duration for a, b in zip(node_cpu0, per_node, strict=True)],
         "services_cpu": services_seconds / args.duration if clustered else None,
         # CPU per acknowledged action: the servers', and with --nodes Redis's and PostgreSQL's
@@ -464,8 +467,10 @@ def _merge(dicts: list[dict[str, int]]) -> dict[str, int]:
 def _report(result: dict[str, Any]) -> None:
     r = result
     gen = ", ".join(f"{c:.0%}" for c in r["generator_cpu"])
+    as_ours = " (as ours: messages by a call, GC tuned)" if r.get("bare_as_ours") else ""
     print(
-        f"\n== {r['server']}: {r['connections']} connections "
+        f"\n== {r['server']}{as_ours}: "
+        f"{r['connections']} connections "
         f"(server saw {r['connections_seen']}), set up in {r['setup_seconds']:.1f} s "
         f"(after {r['waited_for_quiet_s']:.0f} s waiting for a quiet machine)"
     )
@@ -601,6 +606,13 @@ def main() -> int:
         "--workers", type=int, default=0, help="generator processes (0: 1 per 1,500 connections)"
     )
     parser.add_argument("--servers", default="tertulia,bare", help="which servers, in order")
+    parser.add_argument(
+        "--bare-as-ours",
+        action="store_true",
+        help="the bare server with what ours does that any server could: messages taken by a "
+        "call from the protocol, not through the ASGI receive, and the garbage collector's "
+        "thresholds (bare_server.py --as-ours)",
+    )
     parser.add_argument(
         "--nodes",
         type=int,

@@ -147,7 +147,7 @@ def _serve(args: argparse.Namespace) -> int:
     except BrokenGames as error:
         print(f"tertulia serve: {error}", file=sys.stderr)
         return EXIT_BROKEN_GAME
-    from .server import logs
+    from .server import collector, logs
     from .server.app import create_app
     from .server.serving import uvicorn_config
 
@@ -215,6 +215,7 @@ def _serve(args: argparse.Namespace) -> int:
     # there before): SIGINT as KeyboardInterrupt, SIGTERM as _Stopped below, so a stop that
     # was asked for (Ctrl+C, systemctl stop, docker stop) exits 0 rather than "killed".
     previous = signal.signal(signal.SIGTERM, _raise_stopped)
+    collector.tune()  # the garbage collector as a long-lived server needs it (collector.py)
     try:
         with contextlib.suppress(KeyboardInterrupt, _Stopped):
             server.run()

@@ -39,6 +39,22 @@ def test_the_load_benchmark_pools_rounds_of_both_servers_with_every_action_answe
     assert "2 rounds pooled" in printed and "pooled ratio ours/bare" in printed
 
 
+def test_the_bare_server_can_do_what_ours_does_for_any_server(tmp_path):
+    """``--bare-as-ours``: the baseline with ours' message path (server/frames.py) and
+    garbage collector thresholds, to show what they are worth apart from everything else."""
+    out = tmp_path / "load.json"
+    printed = _run(
+        "benchmarks/load.py", "--rooms", "2", "--players", "3", "--period", "0.5",
+        "--duration", "1.5", "--warmup", "0.5", "--drain", "1", "--quiet-wait", "0",
+        "--retries", "0", "--servers", "bare", "--bare-as-ours", "--json", str(out),
+    )  # fmt: skip
+    (results,) = json.loads(out.read_text())["rounds"]
+    r = results["bare"]
+    assert r["actions"] > 0 and r["errors"] == {} and r["unanswered"] == 0, r
+    assert r["incomplete"] == 0 and r["bare_as_ours"] is True
+    assert "== bare (as ours: messages by a call, GC tuned)" in printed
+
+
 def test_the_load_benchmark_runs_two_pinned_nodes_with_each_rooms_seats_on_its_owner(tmp_path):
     """``--nodes 2 --pin --seating owner`` (issue 33.3): two cluster nodes, each on a core of
     its own, every seat on its room's owner (nothing relayed); every action answered, and

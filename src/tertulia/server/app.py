@@ -37,6 +37,7 @@ from ..store.sqlite import SQLiteStore
 from ..version import VERSION
 from . import memory_report
 from .addresses import is_loopback
+from .collector import collect_fully_every
 from .config import Config
 from .frames import Frames
 from .gate import CLIENT, LIMIT_KEY, LINE, Gate, Line
@@ -76,6 +77,7 @@ class Tertulia:
             self._build(SQLiteStore(config.db_path), Identity.from_file(config.key_path))
         # else: the shared log and key are PostgreSQL's, reached only in ``start``.
         self.sessions: set[Session] = set()
+        self._collecting: asyncio.Task[None] | None = None
         self.guard = Guard(config.limits)
         self.origins = config.origins()  # worked out once: it may look up this machine's names
 
@@ -124,6 +126,7 @@ class Tertulia:
         restored = await self.manager.start(restore=self.cluster is None)
         if self.cluster is not None:
             await self.cluster.start()
+        self._collecting = asyncio.create_task(collect_fully_every())  # why: collector.py
         log.info(
             "listening", extra={"fields": {"url": self.config.base_url, "restored_rooms": restored}}
         )
@@ -152,6 +155,8 @@ class Tertulia:
         with contextlib.suppress(AttributeError, NotImplementedError, RuntimeError, ValueError):
             self.loop.remove_signal_handler(signal.SIGUSR1)
             self.loop.remove_signal_handler(signal.SIGUSR2)
+        if self._collecting is not None:
+            self._collecting.cancel()
         if self.cluster is None:
             await self.manager.shutdown()
             await self.store.close()
@@ -344,6 +349,9 @@ def create_app(
             if outlet.cut_off:
                 state.metrics.cut.labels("stopped_reading").inc()
             session.closed()
+            # The line reaches the protocol, whose scope holds the line: a cycle that would
+            # keep the whole connection until a full collection (why that matters: collector.py).
+            websocket.scope.pop(LINE, None)
             state.sessions.discard(session)
             state.metrics.connections.dec()
 

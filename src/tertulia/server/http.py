@@ -73,6 +73,14 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         super().on_message_complete()
         self._in_head, self._head_bytes = True, 0  # a next request on this connection
 
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        # The connection is the WebSocket protocol's from here on, and this one is dropped
+        # without the ``connection_lost`` that would let go of its parser (which holds it):
+        # let go of it here, or each player's handshake stays in memory, in a cycle, until
+        # a full collection (``collector.py``).
+        self.parser = None  # type: ignore[assignment]
+
     def _refuse(self) -> None:
         self._refused = True
         body = b"Request header fields too large."

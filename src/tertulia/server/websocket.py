@@ -86,6 +86,17 @@ class TertuliaWebSocket(WebSocketsSansIOProtocol):
         self.request = self.response = None  # type: ignore[assignment]
         super().start_keepalive()
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # A closed connection is freed at once, by reference counting, only if nothing of it
+        # is left in a cycle; one left in a cycle waits for a full collection, which the
+        # server runs rarely (``collector.py``). Two cycles are ours to break: the handler
+        # (the app's ``Frames``, whose session reaches back to this protocol through its
+        # sends) and websockets' parser, a generator whose frame holds its protocol. Nothing
+        # reads from the connection after this (the transport's last call to us).
+        self.frame_handler = None
+        self.conn.parser.close()
+
     # ------------------------------------------------------------------ direct messages
 
     def take_frames(self, handler: FrameHandler) -> bool:
