@@ -77,17 +77,24 @@ class Room:
         self.version = version  # rooms start at different places in the replayed pushes
 
 
+PROTOCOL_SEND = "bare.protocol_send"
+
+
 def by_call(websocket: WebSocket, answer: Callable[[str | bytes], None]) -> Any:
-    """--direct: each message handed over by a call, as ours takes them
+    """--as-ours: each message handed over by a call, as ours takes them
     (``tertulia/server/frames.py``; imported here, so that ``load.py --rev`` of a commit from
     before it still runs the bare server without it)."""
     from tertulia.server.frames import Frames
     from tertulia.server.gate import Line
 
-    return Frames.by_call(Line(websocket._send).direct(), answer, lambda: False)
+    direct = Line(websocket.scope[PROTOCOL_SEND]).direct()
+    frames = Frames.by_call(direct, answer, lambda: False)
+    if frames is None:  # measured as something it is not: stop here
+        raise RuntimeError("--as-ours, and the WebSocket protocol cannot hand messages over")
+    return frames
 
 
-def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Starlette:
+def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Any:
     rooms: dict[str, Room] = {}
     conns: set[Conn] = set()
     decode = msgspec.json.Decoder(Head).decode
@@ -145,7 +152,15 @@ def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Sta
                 if not conn.room.conns:
                     rooms.pop(next((k for k, r in rooms.items() if r is conn.room), ""), None)
 
-    return Starlette(routes=[Route("/healthz", health), WebSocketRoute("/ws", websocket)])
+    app = Starlette(routes=[Route("/healthz", health), WebSocketRoute("/ws", websocket)])
+
+    async def keeping_the_protocols_send(scope: Any, receive: Any, send: Any) -> None:
+        # Starlette hands the route a wrapped ``send``; ours reaches uvicorn's protocol through
+        # the one uvicorn gave (server/gate.py's ``Line``), so the bare server keeps it too.
+        scope[PROTOCOL_SEND] = send
+        await app(scope, receive, send)
+
+    return keeping_the_protocols_send  # type: ignore[return-value]
 
 
 def main() -> None:

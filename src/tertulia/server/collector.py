@@ -11,13 +11,15 @@ whole heap (0.4–0.8 s at 6,700 players), which then finds nothing to free, abo
 
 Here the young generation is walked after 5,000 allocations (most of a move's objects have
 been freed by then) and the middle one after 100 of those, so short-lived objects die before
-they reach the old generation, and full collections, which CPython still starts once a quarter
-of the old generation is new, come when the heap has really grown (players arriving). The
-cyclic collector has little to find in steady play: a closed connection leaves no cycle
-(``websocket.py``, ``app.py``), and each move's state is freed by reference counting. What a
-closed room leaves in cycles (its parts refer to each other) waits for the next full
-collection: ``collect_fully_every`` runs one every ``FULL_EVERY_SECONDS`` whatever else
-happened, so that garbage is bounded by time, and logs how long it took (a pause every
+they reach the old generation; CPython's own full collections (after ten middle ones, once a
+quarter of the old generation is new) then come only when the heap has really grown: many
+players arriving.
+
+The cyclic collector has little to find in steady play: a closed connection leaves no cycle
+(``websocket.py``, ``http.py``, ``app.py``), and each move's state is freed by reference
+counting. What a closed room leaves in cycles (its parts refer to each other) waits for the
+next full collection: ``collect_fully_every`` runs one every ``FULL_EVERY_SECONDS`` whatever
+else happened, so that garbage is bounded by time, and logs how long it took (a pause every
 connection waits through: ~0.5 s at 6,700 players, milliseconds at a few hundred).
 """
 
