@@ -274,7 +274,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
             command.append("--as-ours")
     env = dict(os.environ)
     if args.source is not None:  # the bare server imports our Outlet, of the same revision
-        env["PYTHONPATH"] = str(args.source)  # a snapshot of src/ (see --rev)
+        # A snapshot of src/ (see --rev), before whatever else was asked (benchmarks/gclog).
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(args.source), env.get("PYTHONPATH")]))
     clustered = kind == "tertulia" and args.nodes > 0
     log_file = open(workdir / f"{kind}.log", "wb")  # noqa: SIM115 - closed below
     workers: list[tuple[mp.Process, Any]] = []
