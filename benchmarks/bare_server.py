@@ -156,11 +156,15 @@ def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Any
 
     async def keeping_the_protocols_send(scope: Any, receive: Any, send: Any) -> None:
         # Starlette hands the route a wrapped ``send``; ours reaches uvicorn's protocol through
-        # the one uvicorn gave (server/gate.py's ``Line``), so the bare server keeps it too.
+        # the one uvicorn gave (server/gate.py's ``Line``), so the bare server keeps it too,
+        # and lets go of it at the end as ours does (it reaches the scope: a cycle).
         scope[PROTOCOL_SEND] = send
-        await app(scope, receive, send)
+        try:
+            await app(scope, receive, send)
+        finally:
+            scope.pop(PROTOCOL_SEND, None)
 
-    return keeping_the_protocols_send  # type: ignore[return-value]
+    return keeping_the_protocols_send if direct_frames else app
 
 
 def main() -> None:

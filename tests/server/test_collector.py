@@ -36,21 +36,30 @@ async def _seated(url: str, nickname: str, code: str | None) -> tuple[object, st
             return ws, code
 
 
-def _server_garbage() -> list[str]:
-    """The server's objects a full collection finds only in cycles (the test's own client
-    objects, in the same process, are left out)."""
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
+class _Garbage:
+    """What full collections find only in cycles, kept for the test to read (not freed) from
+    ``begin`` on, so that no automatic collection meanwhile can free it unseen."""
+
+    def begin(self) -> None:
+        gc.set_debug(gc.DEBUG_SAVEALL)
         gc.collect()
-        found = [
-            f"{type(o).__module__}.{type(o).__qualname__}"
-            for o in gc.garbage
-            if type(o).__module__.startswith(("tertulia.server", "websockets.server", "uvicorn"))
-        ]
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-    return found
+        gc.garbage.clear()  # (what was there before: the harness's health checks)
+
+    def servers(self) -> list[str]:
+        """The server's objects found since ``begin`` (the test's own client objects, in the
+        same process, are left out)."""
+        try:
+            gc.collect()
+            return [
+                f"{type(o).__module__}.{type(o).__qualname__}"
+                for o in gc.garbage
+                if type(o).__module__.startswith(
+                    ("tertulia.server", "websockets.server", "uvicorn")
+                )
+            ]
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
 
 
 @pytest.mark.parametrize("ending", ["closed", "dropped"])
@@ -61,22 +70,28 @@ def test_a_closed_connection_leaves_nothing_in_cycles_for_the_garbage_collector(
     network: no closing handshake)."""
     limits = Limits(connect_burst=100, rooms_per_address=100, rooms_per_player=100)
     with ThreadServer(tmp_path / "t.sqlite3", games_with_tiny(), limits=limits) as server:
+        garbage = _Garbage()
+
+        async def all_ended() -> None:  # the app's part and uvicorn's
+            while server.state.sessions or server.server.server_state.connections:
+                await asyncio.sleep(0.01)
 
         async def go():
             first, code = await _seated(server.ws, "Ana", None)
             others = [(await _seated(server.ws, f"P{i}", code))[0] for i in range(5)]
-            _server_garbage()  # (what was there before: the harness's health checks)
+            garbage.begin()
             for ws in [first, *others]:
                 if ending == "closed":
                     await ws.close()
                 else:
                     ws.transport.abort()
-            # Each connection's end handled by the server: the app's and uvicorn's.
-            while server.state.sessions or server.server.server_state.connections:
-                await asyncio.sleep(0.01)
-            return _server_garbage()
+            await asyncio.wait_for(all_ended(), 10)
+            return garbage.servers()
 
-        assert run(go()) == []
+        try:
+            assert run(go()) == []
+        finally:
+            gc.set_debug(0)
 
 
 def test_the_thresholds_make_young_collections_rare_and_keep_the_old_generations_rule():
@@ -107,8 +122,12 @@ def test_garbage_in_cycles_is_freed_on_the_collectors_clock(caplog):
             del cycle
             assert gone() is not None
             task = asyncio.create_task(collector.collect_fully_every(0.01))
-            while gone() is not None:
-                await asyncio.sleep(0.01)
+
+            async def freed() -> None:
+                while gone() is not None:
+                    await asyncio.sleep(0.01)
+
+            await asyncio.wait_for(freed(), 10)
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task

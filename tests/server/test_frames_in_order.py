@@ -10,6 +10,7 @@ import json
 
 import pytest
 from server_harness import ThreadServer, games_with_tiny, run
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
@@ -43,7 +44,18 @@ def either_server(request, tmp_path):
     (every message through the ASGI receive)."""
     options = {} if request.param == "direct" else {"ws": "websockets-sansio"}
     with ThreadServer(tmp_path / "t.sqlite3", games_with_tiny(), uvicorn_options=options) as server:
+        server.by_call = request.param == "direct"
         yield server
+
+
+def takes_messages_by_call(server) -> list[bool]:
+    """For each open WebSocket of ``server``: does its protocol hand messages over by a call?"""
+    protocols = [
+        c
+        for c in list(server.server.server_state.connections)
+        if isinstance(c, WebSocketsSansIOProtocol)
+    ]
+    return [getattr(c, "frame_handler", None) is not None for c in protocols]
 
 
 def test_messages_sent_back_to_back_are_answered_in_order_a_waiting_one_holding_the_rest(
@@ -70,6 +82,8 @@ def test_messages_sent_back_to_back_are_answered_in_order_a_waiting_one_holding_
             assert answers[:3] == [("ack", 1), ("ack", 2), ("ack", 3)], got
             assert sorted(answers[3:]) == [("ack", 4), ("ack", 5)], got
             assert got[0]["type"] == "welcome"
+            # (and each path is the one named: a direct path that fell back would pass too)
+            assert takes_messages_by_call(either_server) == [either_server.by_call]
 
     run(go())
 
@@ -187,3 +201,40 @@ def test_frames_read_nothing_more_once_stop_after_says_so():
         assert answer.answered == ["wait:1"]
 
     asyncio.run(go())
+
+
+def test_frames_stopped_drop_the_work_under_way():
+    """A connection whose end was not waited for (its app cancelled, a server shutting
+    down): the message under way is cancelled, and nothing behind it or after it runs."""
+
+    async def go():
+        answer, reading = Answering(), FakeReading()
+        frames = Frames(answer, lambda: False, reading)
+        frames.take("wait:1")
+        frames.take("now:2")
+        frames.stop()
+        answer.gates["wait:1"].set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        frames.take("now:3")
+        assert answer.answered == []
+
+    asyncio.run(go())
+
+
+def test_a_failure_in_waiting_work_is_logged_and_the_connection_reads_no_more(caplog):
+    async def go():
+        answer, reading = Answering(), FakeReading()
+
+        async def broken() -> None:
+            raise ValueError("a bug")
+
+        frames = Frames(lambda f: broken() if f == "broken" else answer(f), lambda: False, reading)
+        frames.take("broken")
+        frames.take("now:2")
+        await frames.finish()
+        frames.take("now:3")
+        assert answer.answered == [] and reading.paused
+
+    asyncio.run(go())
+    assert any("failed" in r.getMessage() for r in caplog.records)

@@ -348,10 +348,9 @@ def create_app(
         finally:
             if outlet.cut_off:
                 state.metrics.cut.labels("stopped_reading").inc()
+            if frames is not None:
+                frames.stop()
             session.closed()
-            # The line reaches the protocol, whose scope holds the line: a cycle that would
-            # keep the whole connection until a full collection (why that matters: collector.py).
-            websocket.scope.pop(LINE, None)
             state.sessions.discard(session)
             state.metrics.connections.dec()
 

@@ -13,9 +13,12 @@ waited in uvicorn's queue while the app awaited one.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
+
+log = logging.getLogger("tertulia.frames")
 
 Frame = str | bytes
 Answer = Callable[[Frame], Coroutine[Any, Any, None] | None]
@@ -39,7 +42,15 @@ class Frames:
     """Feeds one connection's messages to ``answer`` in order. ``stop_after`` runs after each
     answer; once it says True (a flooder being closed), the rest are not read."""
 
-    __slots__ = ("_answer", "_behind", "_reading", "_stop_after", "_stopped", "_task")
+    __slots__ = (
+        "_answer",
+        "_behind",
+        "_not_started",
+        "_reading",
+        "_stop_after",
+        "_stopped",
+        "_task",
+    )
 
     def __init__(self, answer: Answer, stop_after: Callable[[], bool], reading: Reading) -> None:
         self._answer = answer
@@ -47,6 +58,7 @@ class Frames:
         self._reading = reading
         self._behind: deque[Frame] | None = None  # while one waits: the messages behind it
         self._task: asyncio.Task[None] | None = None
+        self._not_started: Coroutine[Any, Any, None] | None = None  # the task's, until it runs
         self._stopped = False
 
     @classmethod
@@ -72,6 +84,7 @@ class Frames:
             return
         self._behind = deque()
         self._reading.hold_reading()
+        self._not_started = waiting
         self._task = asyncio.get_running_loop().create_task(self._finish(waiting))
 
     async def finish(self) -> None:
@@ -81,9 +94,20 @@ class Frames:
             await self._task
         self._stopped = True
 
+    def stop(self) -> None:
+        """Take no more, and drop the work under way (the connection's end was not waited
+        for: its app was cancelled, a server shutting down): nothing of it may act for a
+        session that has closed, as a join finishing later would."""
+        self._stopped = True
+        if self._not_started is not None:  # (closed, or it would be reported never awaited)
+            self._not_started.close()
+        if self._task is not None:
+            self._task.cancel()
+
     async def _finish(self, waiting: Coroutine[Any, Any, None]) -> None:
         behind = self._behind
         assert behind is not None
+        self._not_started = None
         try:
             await waiting
             self._answered()
@@ -92,6 +116,11 @@ class Frames:
                 if waiting_too is not None:
                     await waiting_too
                 self._answered()
+        except Exception:
+            # A bug (the session answers every refusal and failure itself): the connection
+            # reads nothing more, rather than go on with its messages half answered.
+            log.exception("a connection's messages failed; reading no more from it")
+            self._stopped = True
         finally:
             self._behind = self._task = None
             if not self._stopped:

@@ -117,6 +117,10 @@ class Gate:
             await app(scope, receive, send)
         finally:
             self.guard.release(key)
+            # The line reaches the protocol, whose scope holds the line: a cycle that would
+            # keep the whole connection until a full collection (why that matters:
+            # collector.py).
+            scope.pop(LINE, None)
 
 
 async def _refuse_handshake(scope: Scope, send: Send, reason: str, retry_after: float) -> None:
