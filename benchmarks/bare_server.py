@@ -22,6 +22,7 @@ append, per-seat views, patches and per-seat encoding.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -127,14 +128,11 @@ def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Any
                 other.send(push)
         conn.send(encode({"type": "ack", "re": head.id, "data": None}))
 
-    def answer(conn: Conn) -> Callable[[str | bytes], None]:
-        return lambda frame: handle(conn, frame)
-
     async def websocket(websocket: WebSocket) -> None:
         await websocket.accept()
         conn = Conn(Outlet(websocket.send_text, lambda code: websocket.close(code=code)))
         conns.add(conn)
-        frames = by_call(websocket, answer(conn)) if direct_frames else None
+        frames = by_call(websocket, functools.partial(handle, conn)) if direct_frames else None
         try:
             while True:
                 message = await websocket.receive()

@@ -22,6 +22,7 @@ log = logging.getLogger("tertulia.frames")
 
 Frame = str | bytes
 Answer = Callable[[Frame], Coroutine[Any, Any, None] | None]
+FrameHandler = Callable[[Frame], None]  # what the protocol calls with each message
 
 
 class Reading(Protocol):
@@ -35,7 +36,7 @@ class Reading(Protocol):
 class Direct(Reading, Protocol):
     """A WebSocket protocol that can call the app with each message (``TertuliaWebSocket``)."""
 
-    def take_frames(self, handler: Callable[[Frame], None]) -> bool: ...
+    def take_frames(self, handler: FrameHandler) -> bool: ...
 
 
 class Frames:

@@ -28,7 +28,6 @@ what Python's cyclic garbage collector walked in its pauses (benchmarks/README.m
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -36,6 +35,8 @@ from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFact
 from websockets.frames import Frame
 from websockets.server import ServerProtocol
 from websockets.typing import BytesLike
+
+from .frames import FrameHandler
 
 WINDOW_BITS = 10  # 1 KiB of history each way (9 is the smallest zlib's raw deflate takes)
 # A 512-entry hash table and a 256-symbol buffer: ample for 1 KiB. Level 3 sent 4 % fewer
@@ -54,9 +55,6 @@ def deflate_factory() -> ServerPerMessageDeflateFactory:
         client_no_context_takeover=True,
         compress_settings={"memLevel": MEM_LEVEL},
     )
-
-
-FrameHandler = Callable[[str | bytes], None]
 
 
 class TertuliaWebSocket(WebSocketsSansIOProtocol):
