@@ -95,6 +95,15 @@ def by_call(websocket: WebSocket, answer: Callable[[str | bytes], None]) -> Any:
     return frames
 
 
+def straight(websocket: WebSocket) -> Any:
+    """--as-ours: small messages written straight to the socket, uncompressed, as ours writes
+    them (``TertuliaWebSocket.write_text``); None with a ``--rev`` from before ours did."""
+    from tertulia.server.gate import Line
+
+    line = Line(websocket.scope[PROTOCOL_SEND])
+    return line.write_now() if hasattr(line, "write_now") else None
+
+
 def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Any:
     rooms: dict[str, Room] = {}
     conns: set[Conn] = set()
@@ -130,7 +139,14 @@ def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Any
 
     async def websocket(websocket: WebSocket) -> None:
         await websocket.accept()
-        conn = Conn(Outlet(websocket.send_text, lambda code: websocket.close(code=code)))
+        write_now = straight(websocket) if direct_frames else None
+        conn = Conn(
+            Outlet(
+                websocket.send_text,
+                lambda code: websocket.close(code=code),
+                **({"write_now": write_now} if write_now is not None else {}),
+            )
+        )
         conns.add(conn)
         frames = by_call(websocket, functools.partial(handle, conn)) if direct_frames else None
         try:
@@ -174,8 +190,9 @@ def main() -> None:
         "--as-ours",
         action="store_true",
         help="what ours does for any server: each message taken by a call from the protocol "
-        "(not through ASGI) and the garbage collector's thresholds (tertulia/server/"
-        "collector.py; its full collection every ten minutes is left out)",
+        "(not through ASGI), small messages written straight to the socket uncompressed, and "
+        "the garbage collector's thresholds (tertulia/server/collector.py; its full "
+        "collection every ten minutes is left out)",
     )
     args = parser.parse_args()
     if args.host not in ("127.0.0.1", "::1", "localhost"):

@@ -290,12 +290,21 @@ def tree(pid: int) -> list[int]:
 
 def proc_cpu(pid: int) -> float:
     """user+sys seconds of the process (all its threads) and of its child processes."""
-    total = 0.0
+    return sum(cpu_parts(pid))
+
+
+def cpu_parts(pid: int) -> tuple[float, float, float, float]:
+    """Seconds of CPU of the process itself (user, system) and of its descendants (user,
+    system): where a server's time goes, its loop or its store writer, its code or the
+    kernel's (socket writes, fsync)."""
+    parts = [0.0, 0.0, 0.0, 0.0]
     for member in tree(pid):
         with contextlib.suppress(OSError), open(f"/proc/{member}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / CLK_TCK
-    return total
+            offset = 0 if member == pid else 2
+            parts[offset] += int(fields[11]) / CLK_TCK
+            parts[offset + 1] += int(fields[12]) / CLK_TCK
+    return parts[0], parts[1], parts[2], parts[3]
 
 
 def proc_rss(pid: int) -> int:

@@ -54,6 +54,7 @@ from harness import (
     HERE,
     HOST,
     RoomRun,
+    cpu_parts,
     cpu_self,
     free_port,
     get_json,
@@ -331,6 +332,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         cpu0, machine0 = sum(proc_cpu(pid) for pid in pids), machine_cpu()
         services0 = services_cpu(services)
         node_cpu0 = [proc_cpu(pid) for pid in pids]
+        parts0 = [cpu_parts(pid) for pid in pids]
         inroom0 = _in_room_all(bases) if kind == "tertulia" else None
         if args.py_spy:
             profiler = _start_py_spy(pids[0], args, workdir, kind)
@@ -338,6 +340,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         cpu1, machine1 = sum(proc_cpu(pid) for pid in pids), machine_cpu()
         services_seconds = cpu_between(services0, services_cpu(services))
         per_node = [proc_cpu(pid) for pid in pids]
+        parts1 = [cpu_parts(pid) for pid in pids]
         inroom1 = _in_room_all(bases) if kind == "tertulia" else None
         rss_loaded = sum(proc_rss(pid) for pid in pids)
         results = []
@@ -396,6 +399,12 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         "services_cpu": services_seconds / args.duration if clustered else None,
         # CPU per acknowledged action: the servers', and with --nodes Redis's and PostgreSQL's
         "cpu_ms_per_action": (cpu1 - cpu0) / max(1, acked) * 1e3,
+        # the same, split: the servers' own processes and their children (the SQLite writer),
+        # each as user and system time
+        "cpu_parts_ms_per_action": [
+            sum(b[i] - a[i] for a, b in zip(parts0, parts1, strict=True)) / max(1, acked) * 1e3
+            for i in range(4)
+        ],
         "services_ms_per_action": services_seconds / max(1, acked) * 1e3 if clustered else None,
         "in_room_mean_ms": in_room_ms,
         "clean_actions": len(clean),
@@ -468,7 +477,11 @@ def _merge(dicts: list[dict[str, int]]) -> dict[str, int]:
 def _report(result: dict[str, Any]) -> None:
     r = result
     gen = ", ".join(f"{c:.0%}" for c in r["generator_cpu"])
-    as_ours = " (as ours: messages by a call, GC tuned)" if r.get("bare_as_ours") else ""
+    as_ours = (
+        " (as ours: messages by a call, small ones written straight, GC tuned)"
+        if r.get("bare_as_ours")
+        else ""
+    )
     print(
         f"\n== {r['server']}{as_ours}: "
         f"{r['connections']} connections "
@@ -517,6 +530,11 @@ def _report(result: dict[str, Any]) -> None:
         )
     else:
         print(f"  CPU per acknowledged action: {r['cpu_ms_per_action']:.3f} ms")
+    own_user, own_system, child_user, child_system = r["cpu_parts_ms_per_action"]
+    print(
+        f"    of which the server process {own_user:.3f} user + {own_system:.3f} system ms, "
+        f"its children (the store writer) {child_user:.3f} + {child_system:.3f} ms"
+    )
     print(f"  limited by: {_verdict(r)}")
 
 
@@ -611,8 +629,9 @@ def main() -> int:
         "--bare-as-ours",
         action="store_true",
         help="the bare server with what ours does that any server could: messages taken by a "
-        "call from the protocol, not through the ASGI receive, and the garbage collector's "
-        "thresholds (bare_server.py --as-ours)",
+        "call from the protocol, not through the ASGI receive, small ones written straight to "
+        "the socket uncompressed, and the garbage collector's thresholds (bare_server.py "
+        "--as-ours)",
     )
     parser.add_argument(
         "--nodes",

@@ -55,7 +55,10 @@ from harness import (
     wait_healthy,
 )
 
-SETUPS = {  # name -> (uvicorn's ws protocol, or None for ours; window bits; memory level)
+# name -> (uvicorn's ws protocol, or None for ours; window bits; memory level). Ours also
+# writes messages up to DIRECT_BYTES uncompressed (server/outlet.py): set below.
+DIRECT_BYTES = 0
+SETUPS = {
     "uvicorn": ("websockets", 15, 8),
     "sansio": ("websockets-sansio", 12, 5),
     "ours": (None, None, None),  # filled from tertulia.server.websocket below
@@ -138,15 +141,21 @@ def worker_main(spec: dict[str, Any], pipe: Any) -> None:
 # ---------------------------------------------------------------------------- parent side
 
 
-def wire_bytes(frames: list[bytes], window_bits: int, mem_level: int) -> list[int]:
+def wire_bytes(
+    frames: list[bytes], window_bits: int, mem_level: int, direct_bytes: int = 0
+) -> list[int]:
     """Each frame's size on the wire under permessage-deflate with context takeover: what
     websockets' encoder does (raw deflate, Z_SYNC_FLUSH, minus the 00 00 ff ff tail), plus the
-    frame header a server sends (2 bytes, 4 from 126 bytes of payload)."""
+    frame header a server sends (2 bytes, 4 from 126 bytes of payload). A frame of at most
+    ``direct_bytes`` goes as it is, past the compressor (ours: ``server/outlet.py``)."""
     compressor = zlib.compressobj(wbits=-window_bits, memLevel=mem_level)
     sizes = []
     for frame in frames:
-        body = compressor.compress(frame) + compressor.flush(zlib.Z_SYNC_FLUSH)
-        payload = len(body) - 4
+        if len(frame) <= direct_bytes:
+            payload = len(frame)
+        else:
+            body = compressor.compress(frame) + compressor.flush(zlib.Z_SYNC_FLUSH)
+            payload = len(body) - 4
         sizes.append(payload + (2 if payload < 126 else 4))
     return sizes
 
@@ -235,7 +244,11 @@ def main() -> int:
     args = parser.parse_args()
     raise_nofile()
     sys.path.insert(0, str(HERE.parent / "src"))
+    from tertulia.server import outlet
     from tertulia.server.websocket import MEM_LEVEL, WINDOW_BITS
+
+    global DIRECT_BYTES
+    DIRECT_BYTES = outlet.DIRECT_BYTES
 
     SETUPS["ours"] = (None, WINDOW_BITS, MEM_LEVEL)
     for name in args.setups.split(","):
@@ -264,7 +277,7 @@ def main() -> int:
     print("bytes on the wire for those frames, by each set-up's deflate:")
     for name in args.setups.split(","):
         _, bits, level = SETUPS[name]
-        sizes = wire_bytes(frames, bits, level)
+        sizes = wire_bytes(frames, bits, level, DIRECT_BYTES if SETUPS[name][0] is None else 0)
         first = sizes[kinds.index("room")]
         patches = [n for n, k in zip(sizes, kinds, strict=True) if k == "patch"]
         # A whole view after the first, compressed against the ones before it: what every

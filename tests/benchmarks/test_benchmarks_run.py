@@ -52,7 +52,7 @@ def test_the_bare_server_can_do_what_ours_does_for_any_server(tmp_path):
     r = results["bare"]
     assert r["actions"] > 0 and r["errors"] == {} and r["unanswered"] == 0, r
     assert r["incomplete"] == 0 and r["bare_as_ours"] is True
-    assert "== bare (as ours: messages by a call, GC tuned)" in printed
+    assert "== bare (as ours: messages by a call, small ones written straight, GC tuned)" in printed
 
 
 def test_the_load_benchmark_runs_two_pinned_nodes_with_each_rooms_seats_on_its_owner(tmp_path):

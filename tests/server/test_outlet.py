@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tertulia.server.outlet import BACKLOG, TRY_AGAIN_LATER, Outlet
+from tertulia.server.outlet import BACKLOG, DIRECT_BYTES, TRY_AGAIN_LATER, Outlet
 
 
 class Socket:
@@ -168,5 +168,75 @@ def test_closing_a_flooder_whose_socket_is_full_cuts_it_off_at_once():
         outlet.put(b"queued")
         outlet.close(1008)
         assert transport.aborted == 1 and socket.closed_with is None
+
+    asyncio.run(body())
+
+
+class Straight:
+    """A socket's way to write a small message at once (``TertuliaWebSocket.write_text``);
+    ``takes`` False: it cannot now (closing, or its buffer full)."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.takes = True
+
+    def __call__(self, data: bytes) -> bool:
+        if self.takes:
+            self.written.append(data)
+        return self.takes
+
+
+def test_a_small_message_is_written_straight_and_a_large_one_sent_the_asgi_way():
+    async def body():
+        socket, straight = Socket(), Straight()
+        outlet = Outlet(socket.send_text, socket.close, write_now=straight)
+        small, large = b"s" * DIRECT_BYTES, b"L" * (DIRECT_BYTES + 1)
+        outlet.put(small)
+        outlet.put(large)
+        assert straight.written == [small]
+        assert socket.sent == [large.decode()]
+
+    asyncio.run(body())
+
+
+def test_a_message_the_socket_cannot_take_straight_goes_the_asgi_way():
+    async def body():
+        socket, straight = Socket(), Straight()
+        outlet = Outlet(socket.send_text, socket.close, write_now=straight)
+        straight.takes = False
+        outlet.put(b"1")
+        assert socket.sent == ["1"]
+
+    asyncio.run(body())
+
+
+def test_while_a_send_waits_small_messages_queue_behind_it_in_order():
+    """Written straight, a small message would overtake the one waiting for the socket."""
+
+    async def body():
+        socket, straight = Socket(), Straight()
+        outlet = Outlet(socket.send_text, socket.close, write_now=straight)
+        socket.full = asyncio.get_running_loop().create_future()
+        outlet.put(b"L" * (DIRECT_BYTES + 1))  # waits
+        outlet.put(b"2")
+        outlet.put(b"3")
+        assert straight.written == [] and socket.sent == []
+        full, socket.full = socket.full, None
+        full.set_result(None)
+        await asyncio.sleep(0)
+        assert socket.sent == ["L" * (DIRECT_BYTES + 1), "2", "3"]
+        outlet.put(b"4")  # drained: straight out again
+        assert straight.written == [b"4"]
+
+    asyncio.run(body())
+
+
+def test_nothing_is_written_straight_once_the_outlet_is_closed():
+    async def body():
+        socket, straight = Socket(), Straight()
+        outlet = Outlet(socket.send_text, socket.close, write_now=straight)
+        outlet.close(1000)
+        outlet.put(b"late")
+        assert straight.written == [] and socket.closed_with == 1000
 
     asyncio.run(body())

@@ -305,7 +305,10 @@ def create_app(
         websocket.__dict__.pop("_headers", None)
         line: Line = websocket.scope.get(LINE) or Line(None)
         outlet = Outlet(
-            websocket.send_text, lambda code: websocket.close(code=code), abort=line.abort
+            websocket.send_text,
+            lambda code: websocket.close(code=code),
+            abort=line.abort,
+            write_now=line.write_now(),
         )
         session = Session(
             state.rooms,

@@ -51,6 +51,11 @@ class Line:
         has_all = all(hasattr(self._protocol, name) for name in names)
         return cast(Direct, self._protocol) if has_all else None
 
+    def write_now(self) -> Callable[[bytes], bool] | None:
+        """The protocol's way to write a small message straight to the socket, where it has
+        one (ours, ``TertuliaWebSocket.write_text``)."""
+        return getattr(self._protocol, "write_text", None)
+
     def abort(self) -> bool:
         """Drop the connection now, whatever is still queued for it."""
         if self._transport is None:

@@ -6,6 +6,10 @@ queue, behind every other room's work — the last seat of a room was told last 
 that grew with the load. Here a push is written during the room's own step, and a queue
 forms only for a connection whose socket is full (a slow client), in that connection alone.
 
+A small message (``DIRECT_BYTES``) is written straight to the socket when the server's
+protocol can (``write_now``: ``TertuliaWebSocket.write_text``) and nothing is queued before
+it; otherwise it takes the ASGI send like any other.
+
 The send is a coroutine (ASGI). It is started at once and, if it has to wait (the socket's
 buffer is full), resumed when what it waits for is done — what asyncio's eager tasks do
 (Python 3.12) and what a Task does after its first step. Messages sent meanwhile queue up
@@ -28,6 +32,9 @@ BACKLOG = 512  # messages a slow client may owe before it is cut off
 STALL_SECONDS = 20.0  # a send that waits this long: the client stopped reading
 CLOSE_HANDSHAKE_SECONDS = 1.0  # after a close for flooding, the client has this long to go
 TRY_AGAIN_LATER = 1013
+# Messages up to this size go straight to the socket, uncompressed (``write_now``): a push's
+# patch, an ack, a chat line. Larger ones (a whole picture) are compressed the ASGI way.
+DIRECT_BYTES = 512
 
 
 class Outlet:
@@ -42,6 +49,7 @@ class Outlet:
         "_send_text",
         "_stall",
         "_waiting",
+        "_write_now",
         "cut_off",
         "done",
     )
@@ -51,8 +59,12 @@ class Outlet:
         send_text: Callable[[str], Coroutine[Any, Any, None]],
         close: Callable[[int], Coroutine[Any, Any, None]],
         abort: Callable[[], bool] | None = None,
+        write_now: Callable[[bytes], bool] | None = None,
     ) -> None:
         self._send_text = send_text
+        # Writes a small message straight to the socket, if it can take it now (the server's
+        # protocol: ``TertuliaWebSocket.write_text``); None where the server has no such way.
+        self._write_now = write_now
         self._close = close
         # Drops the connection at once (the transport's abort); True if it could. Servers that
         # do not expose their transport leave it None: then a stuck client is closed politely.
@@ -70,6 +82,9 @@ class Outlet:
         if self.done:
             return
         if not self._waiting:  # nothing in flight, so nothing queued (the pump ran dry)
+            write_now = self._write_now
+            if write_now is not None and len(data) <= DIRECT_BYTES and write_now(data):
+                return
             if self._advance(self._send_text(data.decode())):
                 self._pump()
             return
