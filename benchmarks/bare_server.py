@@ -97,11 +97,14 @@ def by_call(websocket: WebSocket, answer: Callable[[str | bytes], None]) -> Any:
 
 def straight(websocket: WebSocket) -> Any:
     """--as-ours: small messages written straight to the socket, uncompressed, as ours writes
-    them (``TertuliaWebSocket.write_text``); None with a ``--rev`` from before ours did."""
+    them (``TertuliaWebSocket.write_uncompressed``)."""
     from tertulia.server.gate import Line
 
     line = Line(websocket.scope[PROTOCOL_SEND])
-    return line.write_now() if hasattr(line, "write_now") else None
+    write_now = line.write_now() if hasattr(line, "write_now") else None
+    if write_now is None:  # measured as something it is not: stop here (as by_call)
+        raise RuntimeError("--as-ours, and this src cannot write small messages straight")
+    return write_now
 
 
 def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Any:
@@ -139,12 +142,11 @@ def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Any
 
     async def websocket(websocket: WebSocket) -> None:
         await websocket.accept()
-        write_now = straight(websocket) if direct_frames else None
         conn = Conn(
             Outlet(
                 websocket.send_text,
                 lambda code: websocket.close(code=code),
-                **({"write_now": write_now} if write_now is not None else {}),
+                **({"write_now": straight(websocket)} if direct_frames else {}),
             )
         )
         conns.add(conn)

@@ -21,7 +21,8 @@ The set-ups:
 Bytes on the wire: one player's received frames are compressed again here the way
 permessage-deflate does it (raw deflate, context takeover, a sync flush per message, its last
 four bytes dropped) with each set-up's window and memory level, so the sizes compare exactly
-the same messages.
+the same messages; for ``ours``, frames of at most ``outlet.DIRECT_BYTES`` go as they are, as
+our server sends them.
 
     .venv/bin/python benchmarks/memory.py --rooms 500 --players 10 --fill 12
 """

@@ -173,7 +173,7 @@ def test_closing_a_flooder_whose_socket_is_full_cuts_it_off_at_once():
 
 
 class Straight:
-    """A socket's way to write a small message at once (``TertuliaWebSocket.write_text``);
+    """A socket's way to write a small message at once (``TertuliaWebSocket.write_uncompressed``);
     ``takes`` False: it cannot now (closing, or its buffer full)."""
 
     def __init__(self) -> None:

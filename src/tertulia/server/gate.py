@@ -53,8 +53,8 @@ class Line:
 
     def write_now(self) -> Callable[[bytes], bool] | None:
         """The protocol's way to write a small message straight to the socket, where it has
-        one (ours, ``TertuliaWebSocket.write_text``)."""
-        return getattr(self._protocol, "write_text", None)
+        one (ours, ``TertuliaWebSocket.write_uncompressed``)."""
+        return getattr(self._protocol, "write_uncompressed", None)
 
     def abort(self) -> bool:
         """Drop the connection now, whatever is still queued for it."""

@@ -7,8 +7,8 @@ that grew with the load. Here a push is written during the room's own step, and 
 forms only for a connection whose socket is full (a slow client), in that connection alone.
 
 A small message (``DIRECT_BYTES``) is written straight to the socket when the server's
-protocol can (``write_now``: ``TertuliaWebSocket.write_text``) and nothing is queued before
-it; otherwise it takes the ASGI send like any other.
+protocol can (``write_now``: ``TertuliaWebSocket.write_uncompressed``) and nothing is queued
+before it; otherwise it takes the ASGI send like any other.
 
 The send is a coroutine (ASGI). It is started at once and, if it has to wait (the socket's
 buffer is full), resumed when what it waits for is done — what asyncio's eager tasks do
@@ -63,7 +63,8 @@ class Outlet:
     ) -> None:
         self._send_text = send_text
         # Writes a small message straight to the socket, if it can take it now (the server's
-        # protocol: ``TertuliaWebSocket.write_text``); None where the server has no such way.
+        # protocol: ``TertuliaWebSocket.write_uncompressed``); None where the server has no
+        # such way.
         self._write_now = write_now
         self._close = close
         # Drops the connection at once (the transport's abort); True if it could. Servers that
@@ -79,6 +80,7 @@ class Outlet:
         self.cut_off = False  # aborted: the client stopped reading
 
     def put(self, data: bytes) -> None:
+        """Send ``data``, a text message (valid UTF-8: ours are encoded by msgspec)."""
         if self.done:
             return
         if not self._waiting:  # nothing in flight, so nothing queued (the pump ran dry)

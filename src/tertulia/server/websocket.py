@@ -6,14 +6,14 @@ sans-I/O protocol writes a frame straight to the transport and keeps a connectio
 plain objects.
 
 Why a smaller deflate state: permessage-deflate keeps a compressor per connection for the whole
-connection (context takeover: a push is compressed against the ones before it). zlib's
+connection (context takeover: a message is compressed against the ones before it). zlib's
 compressor costs about ``2^(window_bits+2) + 2^(mem_level+9)`` bytes: 256 KiB at the defaults
-(15, 8), and what a connection has touched of it stays in the process. Our pushes are small
-(a patch of a hundred-odd bytes; a whole view of a few KiB on join), so a 1 KiB window still
-holds the last several pushes to match against, and the hash table a smaller memory level
-gives is plenty for them (``benchmarks/memory.py`` measures both: memory per connection and
-bytes on the wire). What clients send is decompressed message by message, with no state
-kept between them (``client_no_context_takeover``).
+(15, 8), and what a connection has touched of it stays in the process. Only whole pictures
+(a KiB or a few, on join, resume or ``sync``) go through it — small messages are sent
+uncompressed (below) — and they compress mostly within themselves, so a 1 KiB window and the
+hash table of a small memory level are plenty (``benchmarks/memory.py`` measures both:
+memory per connection and bytes on the wire). What clients send is decompressed message by
+message, with no state kept between them (``client_no_context_takeover``).
 
 Why messages can be handed over directly (``take_frames``): through ASGI, every message a
 client sends is put on a queue, the reading paused, the app's task woken, three coroutines and
@@ -24,14 +24,14 @@ a call, right where it is parsed; only the end of the connection still comes thr
 not a chain of waiting objects that each message replaces: those replacements were most of
 what Python's cyclic garbage collector walked in its pauses (benchmarks/README.md, "Load").
 
-Why small messages are written straight (``write_text``): a message sent through ASGI goes
-through Starlette's and uvicorn's sends (coroutines and a dict), websockets' frame and its
-extensions, and the connection's compressor — per connection, and a move is pushed to every
-seat. A patch of a hundred-odd bytes is instead framed uncompressed and written to the
-transport: a few header bytes, once. It costs ~90 bytes more on the wire than compressed
-against the connection's history (13 B), which a phone does not notice; it saved a fifth of
-the server's CPU per action (benchmarks/README.md, "Issue 33.1 on 6 December"). Whole
-pictures, a few KiB, are still compressed.
+Why small messages are written straight (``write_uncompressed``): a message sent through ASGI
+goes through Starlette's and uvicorn's sends (coroutines and a dict), websockets' frame and
+its extensions, and the connection's compressor — per connection, and a move is pushed to
+every seat. A message of up to ``outlet.DIRECT_BYTES`` (a patch, typically ~100 bytes; an
+ack) is instead framed uncompressed and written to the transport: a few header bytes, once.
+A typical patch costs ~90 bytes more on the wire than compressed against the connection's
+history (13 B), which a phone does not notice; it saved a fifth of the server's CPU per
+action (benchmarks/README.md, "Issue 33.1 on 6 December").
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ def deflate_factory() -> ServerPerMessageDeflateFactory:
 
 class TertuliaWebSocket(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol, with our deflate settings, which can hand each
-    message to the app by a call (``take_frames``)."""
+    message to the app by a call (``take_frames``) and write a small one straight to the
+    socket (``write_uncompressed``)."""
 
     frame_handler: FrameHandler | None = None
 
@@ -107,18 +108,18 @@ class TertuliaWebSocket(WebSocketsSansIOProtocol):
 
     # ------------------------------------------------------------------ direct messages
 
-    def write_text(self, data: bytes) -> bool:
-        """Write the text message ``data`` now, as one uncompressed frame, straight to the
-        transport: True if written; False, and nothing written, if it cannot be now (not
-        open, closing, or the socket's buffer full), when the caller sends it the ASGI way,
-        which waits. See ``text_frame`` for why uncompressed."""
+    def write_uncompressed(self, data: bytes) -> bool:
+        """Write the text message ``data`` (valid UTF-8: nothing checks it here) now, as one
+        uncompressed frame, straight to the transport: True if written; False, and nothing
+        written, if it cannot be now (not open, closing, or the socket's buffer full), when
+        the caller sends it the ASGI way, which waits. See ``text_frame`` for why
+        uncompressed."""
         if (
             self.close_sent
             or not self.handshake_complete
             or self.disconnected
             or not self.writable.is_set()  # paused: the ASGI send waits for the drain
             or self.conn.state is not OPEN  # the client has started closing
-            or self.conn.expect_continuation_frame
             or self.transport.is_closing()
         ):
             return False
