@@ -156,6 +156,63 @@ def test_a_client_that_stops_reading_is_cut_off_and_the_others_play_on(tmp_path,
         assert 'tertulia_connections_cut_total{reason="stopped_reading"} 1.0' in text
 
 
+def test_a_client_that_stops_reading_small_pushes_is_cut_off_too(tmp_path, monkeypatch):
+    """The same with pushes small enough to be written straight to the socket, past the ASGI
+    send (``Outlet``'s ``write_now``): once the socket's buffer is full the writes go the
+    ASGI way again, wait, and the client is cut off as before, not buffered without end."""
+    import tertulia.server.outlet as outlet
+    import tertulia.server.session as session
+    from tertulia.server.websocket import TertuliaWebSocket
+
+    monkeypatch.setattr(outlet, "STALL_SECONDS", 0.5)
+    monkeypatch.setattr(loud_game, "ECHO_BYTES", 200)  # each push ~300 B: under DIRECT_BYTES
+    monkeypatch.setattr(session, "MESSAGE_BURST", 100_000)  # Ana may shout as fast as she can
+    straight: dict[int, int] = {}  # messages written straight, by the client's port
+    write = TertuliaWebSocket.write_uncompressed
+
+    def counted(protocol: TertuliaWebSocket, data: bytes) -> bool:
+        written = write(protocol, data)
+        if written:
+            port = protocol.transport.get_extra_info("peername")[1]
+            straight[port] = straight.get(port, 0) + 1
+        return written
+
+    monkeypatch.setattr(TertuliaWebSocket, "write_uncompressed", counted)
+    with _server(tmp_path) as server:
+
+        async def go():
+            ana = await Client.connect(server.ws)
+            code = await ana.create_room(loud_game.NAME, "Ana")
+            raw = socket.socket()
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            raw.connect(("127.0.0.1", server.port))
+            raw.setblocking(False)
+            bos_port = raw.getsockname()[1]
+            bo = await websockets.connect(
+                server.ws, sock=raw, max_queue=1, compression=None, max_size=None
+            )
+            await bo.send(json.dumps({"type": "hello", "id": 1, "token": None}))
+            join = {"type": "join_room", "id": 2, "code": code, "nickname": "Bo"}
+            await bo.send(json.dumps(join))
+            while json.loads(await bo.recv()).get("re") != 2:
+                pass
+            await ana.request("start_match")
+            # From here Bo reads nothing, and Ana shouts until the server gives up on Bo.
+            shouts = 0
+            while len(server.state.sessions) > 1 and shouts < 20_000:
+                await ana.act({"type": "shout"})
+                shouts += 1
+            assert len(server.state.sessions) == 1, "the stuck client is still connected"
+            # Bo's pushes did go straight to the socket, until it was full.
+            assert straight.get(bos_port, 0) > 100
+            await ana.close()
+            bo.transport.abort()
+
+        run(go())
+        text = urllib.request.urlopen(f"{server.base}/metrics").read().decode()
+        assert 'tertulia_connections_cut_total{reason="stopped_reading"} 1.0' in text
+
+
 # ---------------------------------------------------------------------------- proxies
 
 
