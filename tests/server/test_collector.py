@@ -8,6 +8,7 @@ import asyncio
 import gc
 import json
 import logging
+import sys
 import weakref
 
 import pytest
@@ -99,6 +100,9 @@ def test_the_thresholds_make_young_collections_rare_and_keep_the_old_generations
     try:
         collector.tune()
         young, middle, old = gc.get_threshold()
+        if sys.version_info >= (3, 14):  # "CPython's own are left until they are measured"
+            assert (young, middle, old) == before
+            return
         assert (young, middle) == (collector.YOUNG, collector.MIDDLE)
         assert young > before[0] and middle > before[1] and old == before[2]
     finally:
