@@ -113,6 +113,23 @@ def test_new_connections_per_address_are_rate_limited(tmp_path, monkeypatch):
         run(go())
 
 
+async def _a_reader_about_to_stop(server: ThreadServer, code: str):
+    """Bo, seated in ``code`` over a socket with a tiny receive window, who will read nothing
+    more; and the port he connects from."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect(("127.0.0.1", server.port))
+    raw.setblocking(False)
+    port = raw.getsockname()[1]
+    bo = await websockets.connect(server.ws, sock=raw, max_queue=1, compression=None, max_size=None)
+    await bo.send(json.dumps({"type": "hello", "id": 1, "token": None}))
+    join = {"type": "join_room", "id": 2, "code": code, "nickname": "Bo"}
+    await bo.send(json.dumps(join))
+    while json.loads(await bo.recv()).get("re") != 2:
+        pass
+    return bo, port
+
+
 def test_a_client_that_stops_reading_is_cut_off_and_the_others_play_on(tmp_path, monkeypatch):
     """ "A client that stops reading is really closed (abort the transport), not only after
     its queued backlog drains": here it reads nothing, with a tiny receive window, while the
@@ -125,18 +142,7 @@ def test_a_client_that_stops_reading_is_cut_off_and_the_others_play_on(tmp_path,
         async def go():
             ana = await Client.connect(server.ws)
             code = await ana.create_room(loud_game.NAME, "Ana")
-            raw = socket.socket()
-            raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            raw.connect(("127.0.0.1", server.port))
-            raw.setblocking(False)
-            bo = await websockets.connect(
-                server.ws, sock=raw, max_queue=1, compression=None, max_size=None
-            )
-            await bo.send(json.dumps({"type": "hello", "id": 1, "token": None}))
-            join = {"type": "join_room", "id": 2, "code": code, "nickname": "Bo"}
-            await bo.send(json.dumps(join))
-            while json.loads(await bo.recv()).get("re") != 2:
-                pass
+            bo, _ = await _a_reader_about_to_stop(server, code)
             await ana.request("start_match")
             assert len(server.state.sessions) == 2
             # From here Bo reads nothing. Ana shouts; every push to Bo is ~300 KB.
@@ -183,19 +189,7 @@ def test_a_client_that_stops_reading_small_pushes_is_cut_off_too(tmp_path, monke
         async def go():
             ana = await Client.connect(server.ws)
             code = await ana.create_room(loud_game.NAME, "Ana")
-            raw = socket.socket()
-            raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            raw.connect(("127.0.0.1", server.port))
-            raw.setblocking(False)
-            bos_port = raw.getsockname()[1]
-            bo = await websockets.connect(
-                server.ws, sock=raw, max_queue=1, compression=None, max_size=None
-            )
-            await bo.send(json.dumps({"type": "hello", "id": 1, "token": None}))
-            join = {"type": "join_room", "id": 2, "code": code, "nickname": "Bo"}
-            await bo.send(json.dumps(join))
-            while json.loads(await bo.recv()).get("re") != 2:
-                pass
+            bo, bos_port = await _a_reader_about_to_stop(server, code)
             await ana.request("start_match")
             # From here Bo reads nothing, and Ana shouts until the server gives up on Bo.
             shouts = 0
