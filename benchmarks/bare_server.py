@@ -16,14 +16,28 @@ drift apart, and it runs on uvicorn with the options of `tertulia serve`
 out is exactly what we measure: validation, the room's single writer, the fold, the durable
 append, per-seat views, patches and per-seat encoding.
 
-    .venv/bin/python benchmarks/bare_server.py --port 8100 [--template push.json]
+``--durable DIR`` puts back the one thing any server that persists an action before it tells
+anyone must do, and nothing more: each action's bytes are appended to a file in DIR and
+synced to the disk (``fdatasync``) by a process of its own, and only then pushed and
+answered (`DurableLog`). No database, no checks: the floor under our SQLite writer, so that
+ours against it says what our code costs beyond the disk (benchmarks/README.md, "The
+durable floor").
+
+    .venv/bin/python benchmarks/bare_server.py --port 8100 [--template push.json] [--durable DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import functools
 import json
+import os
+import socket
+import struct
+import subprocess
+import sys
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -80,6 +94,125 @@ class Room:
 
 PROTOCOL_SEND = "bare.protocol_send"
 
+# --durable ---------------------------------------------------------------------------------
+
+_LENGTH = struct.Struct(">I")
+LOG_BYTES = 16 * 1024 * 1024  # the log file's size: written over from the start when full
+
+
+class DurableLog:
+    """Actions appended to a file and synced by a process of its own (`log_writer`), each
+    one's ``then`` called once it is on the disk: the durable append at its cheapest.
+
+    Built like ours' SQLite writer (``tertulia/store/sqlite/writer_client.py``), so that only
+    the database differs: what one turn of the loop appends goes to the process in one send,
+    and what reached it while the disk synced goes into one write and one sync (group
+    commit); the process answers each sync with how many records it holds, in order."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        ours, theirs = socket.socketpair()
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--log-writer", str(folder / "actions.log")],
+            pass_fds=[theirs.fileno()],
+            env={**os.environ, "BARE_LOG_FD": str(theirs.fileno())},
+        )
+        theirs.close()
+        ours.setblocking(False)
+        self.sock = ours
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.waiting: deque[Callable[[], None]] = deque()  # in the order they were sent
+        self.batch: list[bytes] = []  # this turn's records, not sent yet
+        self.out = bytearray()  # sent in part: the rest, when the socket takes it
+        self.answers = bytearray()
+
+    def append(self, record: bytes, then: Callable[[], None]) -> None:
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+            self.loop.add_reader(self.sock.fileno(), self._readable)
+        self.waiting.append(then)
+        self.batch.append(_LENGTH.pack(len(record)) + record)
+        if len(self.batch) == 1:
+            self.loop.call_soon(self._send_batch)
+
+    def _send_batch(self) -> None:
+        data, self.batch = b"".join(self.batch), []
+        if self.out:
+            self.out += data
+            return
+        try:
+            sent = self.sock.send(data)
+        except BlockingIOError:
+            sent = 0
+        if sent < len(data):
+            self.out += data[sent:]
+            assert self.loop is not None
+            self.loop.add_writer(self.sock.fileno(), self._writable)
+
+    def _writable(self) -> None:
+        try:
+            sent = self.sock.send(self.out)
+        except BlockingIOError:
+            return
+        del self.out[:sent]
+        if not self.out:
+            assert self.loop is not None
+            self.loop.remove_writer(self.sock.fileno())
+
+    def close(self) -> None:
+        """Stop the process (it ends when the socket closes) and wait for it."""
+        if self.loop is not None:
+            self.loop.remove_reader(self.sock.fileno())
+            self.loop.remove_writer(self.sock.fileno())
+        self.sock.close()
+        self.process.wait(timeout=10)
+
+    def _readable(self) -> None:
+        data = self.sock.recv(65536)
+        if not data:
+            raise RuntimeError("the bare server's log writer stopped")
+        self.answers += data
+        whole = len(self.answers) - len(self.answers) % _LENGTH.size
+        for (count,) in _LENGTH.iter_unpack(bytes(self.answers[:whole])):
+            for _ in range(count):
+                self.waiting.popleft()()
+        del self.answers[:whole]
+
+
+def log_writer(path: Path, fd: int) -> None:
+    """The process behind `DurableLog`: until the server closes the socket, take every whole
+    record that has arrived, write them at once, sync, and answer how many they were.
+
+    The file is made at its full size first and written over in a ring, as SQLite reuses its
+    WAL: a sync of blocks the file already has does not also commit the file system's
+    metadata (its size), which a file that grows at every write would."""
+    sock = socket.socket(fileno=fd)
+    out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    zeros = bytes(1024 * 1024)
+    for _ in range(LOG_BYTES // len(zeros)):
+        os.write(out, zeros)
+    os.fsync(out)
+    offset, buffer = 0, bytearray()
+    while data := sock.recv(65536):
+        buffer += data
+        count, end = 0, 0
+        while len(buffer) - end >= _LENGTH.size:
+            (size,) = _LENGTH.unpack_from(buffer, end)
+            if len(buffer) < end + _LENGTH.size + size:
+                break
+            end += _LENGTH.size + size
+            count += 1
+        if not count:
+            continue
+        if offset + end > LOG_BYTES:
+            offset = 0
+        os.pwrite(out, buffer[:end], offset)
+        offset += end
+        del buffer[:end]
+        os.fdatasync(out)
+        sock.sendall(_LENGTH.pack(count))
+    os.close(out)
+
 
 def by_call(websocket: WebSocket, answer: Callable[[str | bytes], None]) -> Any:
     """--as-ours: each message handed over by a call, as ours takes them
@@ -107,7 +240,9 @@ def straight(websocket: WebSocket) -> Any:
     return write_now
 
 
-def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Any:
+def create_app(
+    pushes: list[dict[str, Any]], direct_frames: bool = False, durable: DurableLog | None = None
+) -> Any:
     rooms: dict[str, Room] = {}
     conns: set[Conn] = set()
     decode = msgspec.json.Decoder(Head).decode
@@ -132,13 +267,25 @@ def create_app(pushes: list[dict[str, Any]], direct_frames: bool = False) -> Any
             conn.room = rooms[head.code]
             conn.room.conns.add(conn)
         elif conn.room is not None:
-            room = conn.room
-            room.version += 1
-            # An existing key keeps its place: the same bytes as ours but the version's digits.
-            push = encode({**pushes[room.version % len(pushes)], "version": room.version})
-            for other in room.conns:
-                other.send(push)
+            if durable is not None:  # told once it is on the disk
+                durable.append(
+                    bytes(frame, "utf-8") if isinstance(frame, str) else frame,
+                    functools.partial(tell, conn, conn.room, head.id),
+                )
+                return
+            tell(conn, conn.room, None)
         conn.send(encode({"type": "ack", "re": head.id, "data": None}))
+
+    def tell(conn: Conn, room: Room, answer: int | None) -> None:
+        """Push the action to the room; with ``answer``, acknowledge it too (after the push,
+        as ``handle`` does)."""
+        room.version += 1
+        # An existing key keeps its place: the same bytes as ours but the version's digits.
+        push = encode({**pushes[room.version % len(pushes)], "version": room.version})
+        for other in room.conns:
+            other.send(push)
+        if answer is not None:
+            conn.send(encode({"type": "ack", "re": answer, "data": None}))
 
     async def websocket(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -189,6 +336,14 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--template", type=Path, help="pushes to replay (a JSON list)")
     parser.add_argument(
+        "--durable",
+        type=Path,
+        metavar="DIR",
+        help="append each action to a file in DIR and sync it before it is pushed and "
+        "answered, in a process of its own (DurableLog)",
+    )
+    parser.add_argument("--log-writer", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument(
         "--as-ours",
         action="store_true",
         help="what ours does for any server: each message taken by a call from the protocol "
@@ -197,13 +352,18 @@ def main() -> None:
         "collection every ten minutes is left out)",
     )
     args = parser.parse_args()
+    if args.log_writer is not None:  # we are DurableLog's process
+        log_writer(args.log_writer, int(os.environ["BARE_LOG_FD"]))
+        return
     if args.host not in ("127.0.0.1", "::1", "localhost"):
         parser.error("the bare server listens on loopback only")
     loaded = json.loads(args.template.read_text()) if args.template else [SYNTHETIC]
     pushes = loaded if isinstance(loaded, list) else [loaded]
     # The options of `tertulia serve` (serving.py), so only the app differs.
     options = uvicorn_config(
-        create_app(pushes, args.as_ours), Config(host=args.host, port=args.port), lifespan="off"
+        create_app(pushes, args.as_ours, DurableLog(args.durable) if args.durable else None),
+        Config(host=args.host, port=args.port),
+        lifespan="off",
     )
     if args.as_ours:
         from tertulia.server import collector  # (not at the top: see by_call)

@@ -273,6 +273,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
             command += ["--template", str(template)]
         if args.bare_as_ours:
             command.append("--as-ours")
+        if args.bare_durable:
+            command += ["--durable", str(workdir / "bare-log")]
     env = dict(os.environ)
     if args.source is not None:  # the bare server imports our Outlet, of the same revision
         # A snapshot of src/ (see --rev), before whatever else was asked (benchmarks/gclog).
@@ -395,6 +397,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         "seating": args.seating if clustered else None,
         "pinned": args.pin,
         "bare_as_ours": args.bare_as_ours if kind == "bare" else None,
+        "bare_durable": args.bare_durable if kind == "bare" else None,
         "node_cpu": [(b - a) / args.duration for a, b in zip(node_cpu0, per_node, strict=True)],
         "services_cpu": services_seconds / args.duration if clustered else None,
         # CPU per acknowledged action: the servers', and with --nodes Redis's and PostgreSQL's
@@ -477,13 +480,17 @@ def _merge(dicts: list[dict[str, int]]) -> dict[str, int]:
 def _report(result: dict[str, Any]) -> None:
     r = result
     gen = ", ".join(f"{c:.0%}" for c in r["generator_cpu"])
-    as_ours = (
+    variant = (
         " (as ours: messages by a call, small ones written straight, GC tuned)"
         if r.get("bare_as_ours")
         else ""
+    ) + (
+        " (durable: each action synced to a file before it is told)"
+        if r.get("bare_durable")
+        else ""
     )
     print(
-        f"\n== {r['server']}{as_ours}: "
+        f"\n== {r['server']}{variant}: "
         f"{r['connections']} connections "
         f"(server saw {r['connections_seen']}), set up in {r['setup_seconds']:.1f} s "
         f"(after {r['waited_for_quiet_s']:.0f} s waiting for a quiet machine)"
@@ -531,9 +538,10 @@ def _report(result: dict[str, Any]) -> None:
     else:
         print(f"  CPU per acknowledged action: {r['cpu_ms_per_action']:.3f} ms")
     own_user, own_system, child_user, child_system = r["cpu_parts_ms_per_action"]
+    children = "its log writer" if r.get("bare_durable") else "the store writer"
     print(
         f"    of which the server process {own_user:.3f} user + {own_system:.3f} system ms, "
-        f"its children (the store writer) {child_user:.3f} + {child_system:.3f} ms"
+        f"its children ({children}) {child_user:.3f} + {child_system:.3f} ms"
     )
     print(f"  limited by: {_verdict(r)}")
 
@@ -632,6 +640,13 @@ def main() -> int:
         "call from the protocol, not through the ASGI receive, small ones written straight to "
         "the socket uncompressed, and the garbage collector's thresholds (bare_server.py "
         "--as-ours)",
+    )
+    parser.add_argument(
+        "--bare-durable",
+        action="store_true",
+        help="the bare server with the durable append at its cheapest: each action appended "
+        "to a file and synced by a process of its own before it is pushed and answered "
+        "(bare_server.py --durable); ours against it is our code's cost beyond the disk",
     )
     parser.add_argument(
         "--nodes",

@@ -55,6 +55,24 @@ def test_the_bare_server_can_do_what_ours_does_for_any_server(tmp_path):
     assert "== bare (as ours: messages by a call, small ones written straight, GC tuned)" in printed
 
 
+def test_the_bare_server_can_sync_each_action_before_it_tells_it(tmp_path):
+    """``--bare-durable``: the durable floor, each action synced to a file by a process of
+    its own before it is pushed and answered; every action still answered, and that process's
+    CPU reported as the server's child."""
+    out = tmp_path / "load.json"
+    printed = _run(
+        "benchmarks/load.py", "--rooms", "2", "--players", "3", "--period", "0.5",
+        "--duration", "1.5", "--warmup", "0.5", "--drain", "1", "--quiet-wait", "0",
+        "--retries", "0", "--servers", "bare", "--bare-durable", "--json", str(out),
+    )  # fmt: skip
+    (results,) = json.loads(out.read_text())["rounds"]
+    r = results["bare"]
+    assert r["actions"] > 0 and r["errors"] == {} and r["unanswered"] == 0, r
+    assert r["incomplete"] == 0 and r["bare_durable"] is True
+    assert "== bare (durable: each action synced to a file before it is told)" in printed
+    assert "its children (its log writer)" in printed
+
+
 def test_the_load_benchmark_runs_two_pinned_nodes_with_each_rooms_seats_on_its_owner(tmp_path):
     """``--nodes 2 --pin --seating owner`` (issue 33.3): two cluster nodes, each on a core of
     its own, every seat on its room's owner (nothing relayed); every action answered, and
