@@ -33,10 +33,11 @@ import asyncio
 import functools
 import json
 import os
+import signal
 import socket
-import struct
 import subprocess
 import sys
+import traceback
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +45,7 @@ from typing import Any
 
 import msgspec
 import uvicorn
+from bare_log_writer import LENGTH, LOG_BYTES, READ_SIZE, READY
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -96,28 +98,37 @@ PROTOCOL_SEND = "bare.protocol_send"
 
 # --durable ---------------------------------------------------------------------------------
 
-_LENGTH = struct.Struct(">I")
-LOG_BYTES = 16 * 1024 * 1024  # the log file's size: written over from the start when full
-
 
 class DurableLog:
-    """Actions appended to a file and synced by a process of its own (`log_writer`), each
+    """Actions appended to a file and synced by a process of its own (`bare_log_writer`), each
     one's ``then`` called once it is on the disk: the durable append at its cheapest.
 
     Built like ours' SQLite writer (``tertulia/store/sqlite/writer_client.py``), so that only
-    the database differs: what one turn of the loop appends goes to the process in one send,
-    and what reached it while the disk synced goes into one write and one sync (group
-    commit); the process answers each sync with how many records it holds, in order."""
+    the database differs: what one turn of the loop appends goes to the process in one send;
+    what reached it while the disk synced goes into one write and one sync (group commit);
+    the answers already there are read whenever an action comes in (`settle`, as ours'
+    ``Room.submit`` does), not only when the loop next polls the socket. The process answers
+    each sync with how many records it made durable, in the order they were sent."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, size: int = LOG_BYTES) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
-            [sys.executable, __file__, "--log-writer", str(folder / "actions.log")],
+            [
+                sys.executable,
+                str(Path(__file__).with_name("bare_log_writer.py")),
+                str(folder / "actions.log"),
+                str(theirs.fileno()),
+                str(size),
+            ],
             pass_fds=[theirs.fileno()],
-            env={**os.environ, "BARE_LOG_FD": str(theirs.fileno())},
+            # Its own session, as ours' writer: a Ctrl-C reaches the server, which closes the
+            # socket, and the process ends on that.
+            start_new_session=True,
         )
         theirs.close()
+        if ours.recv(1) != READY:  # the file is made: its making is not part of any run
+            raise RuntimeError("the bare server's log writer did not start")
         ours.setblocking(False)
         self.sock = ours
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -125,18 +136,37 @@ class DurableLog:
         self.batch: list[bytes] = []  # this turn's records, not sent yet
         self.out = bytearray()  # sent in part: the rest, when the socket takes it
         self.answers = bytearray()
+        self.told = 0  # actions told (their count on /healthz)
+        self.gone = False
 
     def append(self, record: bytes, then: Callable[[], None]) -> None:
+        if self.gone:
+            return  # the server is stopping (see _lost): nothing can be made durable
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
             self.loop.add_reader(self.sock.fileno(), self._readable)
         self.waiting.append(then)
-        self.batch.append(_LENGTH.pack(len(record)) + record)
+        self.batch.append(LENGTH.pack(len(record)) + record)
         if len(self.batch) == 1:
             self.loop.call_soon(self._send_batch)
 
+    def settle(self) -> None:
+        """Tell the actions whose answers are already in the socket (older work first)."""
+        if self.waiting and not self.gone:
+            self._readable()
+
+    def close(self) -> None:
+        """Let the process end (it does when the socket closes) and wait for it."""
+        if self.loop is not None and not self.gone:
+            self.loop.remove_reader(self.sock.fileno())
+            self.loop.remove_writer(self.sock.fileno())
+        self.sock.close()
+        self.process.wait(timeout=30)
+
     def _send_batch(self) -> None:
         data, self.batch = b"".join(self.batch), []
+        if self.gone:
+            return
         if self.out:
             self.out += data
             return
@@ -144,6 +174,9 @@ class DurableLog:
             sent = self.sock.send(data)
         except BlockingIOError:
             sent = 0
+        except OSError:
+            self._lost()
+            return
         if sent < len(data):
             self.out += data[sent:]
             assert self.loop is not None
@@ -154,64 +187,55 @@ class DurableLog:
             sent = self.sock.send(self.out)
         except BlockingIOError:
             return
+        except OSError:
+            self._lost()
+            return
         del self.out[:sent]
         if not self.out:
             assert self.loop is not None
             self.loop.remove_writer(self.sock.fileno())
 
-    def close(self) -> None:
-        """Stop the process (it ends when the socket closes) and wait for it."""
-        if self.loop is not None:
-            self.loop.remove_reader(self.sock.fileno())
-            self.loop.remove_writer(self.sock.fileno())
-        self.sock.close()
-        self.process.wait(timeout=10)
-
     def _readable(self) -> None:
-        data = self.sock.recv(65536)
+        try:
+            data = self.sock.recv(READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
         if not data:
-            raise RuntimeError("the bare server's log writer stopped")
+            self._lost()
+            return
         self.answers += data
-        whole = len(self.answers) - len(self.answers) % _LENGTH.size
-        for (count,) in _LENGTH.iter_unpack(bytes(self.answers[:whole])):
-            for _ in range(count):
-                self.waiting.popleft()()
+        whole = len(self.answers) - len(self.answers) % LENGTH.size
+        # Taken off the buffer before anyone is told, so that a `then` that fails cannot
+        # make the next answer count these records again.
+        counts = [count for (count,) in LENGTH.iter_unpack(bytes(self.answers[:whole]))]
         del self.answers[:whole]
+        for count in counts:
+            for _ in range(count):
+                then = self.waiting.popleft()
+                self.told += 1
+                try:
+                    then()
+                except Exception:
+                    traceback.print_exc()
+
+    def _lost(self) -> None:
+        """The process has gone: nothing more can be made durable, so the server stops (once,
+        not at every turn of the loop)."""
+        if self.gone:
+            return
+        self.gone = True
+        assert self.loop is not None
+        self.loop.remove_reader(self.sock.fileno())
+        self.loop.remove_writer(self.sock.fileno())
+        print("bare server: its log writer stopped; stopping", file=sys.stderr)
+        stop_this_server()
 
 
-def log_writer(path: Path, fd: int) -> None:
-    """The process behind `DurableLog`: until the server closes the socket, take every whole
-    record that has arrived, write them at once, sync, and answer how many they were.
-
-    The file is made at its full size first and written over in a ring, as SQLite reuses its
-    WAL: a sync of blocks the file already has does not also commit the file system's
-    metadata (its size), which a file that grows at every write would."""
-    sock = socket.socket(fileno=fd)
-    out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    zeros = bytes(1024 * 1024)
-    for _ in range(LOG_BYTES // len(zeros)):
-        os.write(out, zeros)
-    os.fsync(out)
-    offset, buffer = 0, bytearray()
-    while data := sock.recv(65536):
-        buffer += data
-        count, end = 0, 0
-        while len(buffer) - end >= _LENGTH.size:
-            (size,) = _LENGTH.unpack_from(buffer, end)
-            if len(buffer) < end + _LENGTH.size + size:
-                break
-            end += _LENGTH.size + size
-            count += 1
-        if not count:
-            continue
-        if offset + end > LOG_BYTES:
-            offset = 0
-        os.pwrite(out, buffer[:end], offset)
-        offset += end
-        del buffer[:end]
-        os.fdatasync(out)
-        sock.sendall(_LENGTH.pack(count))
-    os.close(out)
+def stop_this_server() -> None:
+    """As a Ctrl-C would: uvicorn closes the connections and returns from ``run``."""
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def by_call(websocket: WebSocket, answer: Callable[[str | bytes], None]) -> Any:
@@ -249,7 +273,10 @@ def create_app(
     encode = msgspec.json.encode
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "rooms": len(rooms), "connections": len(conns)})
+        body = {"status": "ok", "rooms": len(rooms), "connections": len(conns)}
+        if durable is not None:
+            body["synced"] = durable.told  # actions told once on the disk
+        return JSONResponse(body)
 
     def handle(conn: Conn, frame: str | bytes) -> None:
         try:
@@ -267,25 +294,29 @@ def create_app(
             conn.room = rooms[head.code]
             conn.room.conns.add(conn)
         elif conn.room is not None:
-            if durable is not None:  # told once it is on the disk
+            if durable is not None:  # pushed and answered once it is on the disk
+                durable.settle()
                 durable.append(
                     bytes(frame, "utf-8") if isinstance(frame, str) else frame,
-                    functools.partial(tell, conn, conn.room, head.id),
+                    functools.partial(tell_and_answer, conn, conn.room, head.id),
                 )
                 return
-            tell(conn, conn.room, None)
-        conn.send(encode({"type": "ack", "re": head.id, "data": None}))
+            tell(conn.room)
+        answer(conn, head.id)
 
-    def tell(conn: Conn, room: Room, answer: int | None) -> None:
-        """Push the action to the room; with ``answer``, acknowledge it too (after the push,
-        as ``handle`` does)."""
+    def tell(room: Room) -> None:
         room.version += 1
         # An existing key keeps its place: the same bytes as ours but the version's digits.
         push = encode({**pushes[room.version % len(pushes)], "version": room.version})
         for other in room.conns:
             other.send(push)
-        if answer is not None:
-            conn.send(encode({"type": "ack", "re": answer, "data": None}))
+
+    def answer(conn: Conn, msg_id: int | None) -> None:
+        conn.send(encode({"type": "ack", "re": msg_id, "data": None}))
+
+    def tell_and_answer(conn: Conn, room: Room, msg_id: int | None) -> None:
+        tell(room)
+        answer(conn, msg_id)
 
     async def websocket(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -342,7 +373,6 @@ def main() -> None:
         help="append each action to a file in DIR and sync it before it is pushed and "
         "answered, in a process of its own (DurableLog)",
     )
-    parser.add_argument("--log-writer", type=Path, help=argparse.SUPPRESS)
     parser.add_argument(
         "--as-ours",
         action="store_true",
@@ -352,16 +382,14 @@ def main() -> None:
         "collection every ten minutes is left out)",
     )
     args = parser.parse_args()
-    if args.log_writer is not None:  # we are DurableLog's process
-        log_writer(args.log_writer, int(os.environ["BARE_LOG_FD"]))
-        return
     if args.host not in ("127.0.0.1", "::1", "localhost"):
         parser.error("the bare server listens on loopback only")
     loaded = json.loads(args.template.read_text()) if args.template else [SYNTHETIC]
     pushes = loaded if isinstance(loaded, list) else [loaded]
     # The options of `tertulia serve` (serving.py), so only the app differs.
+    durable = DurableLog(args.durable) if args.durable else None
     options = uvicorn_config(
-        create_app(pushes, args.as_ours, DurableLog(args.durable) if args.durable else None),
+        create_app(pushes, args.as_ours, durable),
         Config(host=args.host, port=args.port),
         lifespan="off",
     )
@@ -369,7 +397,11 @@ def main() -> None:
         from tertulia.server import collector  # (not at the top: see by_call)
 
         collector.tune()
-    uvicorn.Server(options).run()
+    try:
+        uvicorn.Server(options).run()
+    finally:
+        if durable is not None:
+            durable.close()
 
 
 if __name__ == "__main__":

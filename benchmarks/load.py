@@ -73,6 +73,7 @@ from harness import (
     stop_servers,
     wait_healthy,
     wait_quiet,
+    yardstick,
 )
 from nodes import Nodes, cpu_between, pinned, service_pids, services_cpu
 from nodes import start as start_nodes
@@ -247,6 +248,7 @@ def _watch_others(
 
 def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path | None) -> dict:
     waited = wait_quiet(args.quiet_wait) if args.quiet_wait > 0 else 0.0
+    stick_before = yardstick()
     port = free_port()
     base, url = f"http://{HOST}:{port}", f"ws://{HOST}:{port}/ws"
     if kind == "tertulia":
@@ -345,6 +347,9 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         parts1 = [cpu_parts(pid) for pid in pids]
         inroom1 = _in_room_all(bases) if kind == "tertulia" else None
         rss_loaded = sum(proc_rss(pid) for pid in pids)
+        # The floor's count of actions it told once synced (bare_server.py --durable): 0 or
+        # absent would mean it told them without.
+        synced = get_json(f"{bases[0]}/healthz").get("synced") if kind == "bare" else None
         results = []
         for _, pipe in workers:
             if not pipe.poll(args.drain + 60):
@@ -370,6 +375,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         stop_nodes(nodes)
         log_file.close()
 
+    stick_after = yardstick()
     timed = [s for r in results for s in r["samples"]]
     samples = [latency for _, latency in timed]
     # Seconds in which other processes took more than --max-other cores, and the second
@@ -398,6 +404,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         "pinned": args.pin,
         "bare_as_ours": args.bare_as_ours if kind == "bare" else None,
         "bare_durable": args.bare_durable if kind == "bare" else None,
+        "bare_synced": synced,
         "node_cpu": [(b - a) / args.duration for a, b in zip(node_cpu0, per_node, strict=True)],
         "services_cpu": services_seconds / args.duration if clustered else None,
         # CPU per acknowledged action: the servers', and with --nodes Redis's and PostgreSQL's
@@ -422,6 +429,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         "rooms_seen": health.get("rooms"),  # ours: live rooms once set up (this run's only)
         "setup_seconds": setup_seconds,
         "waited_for_quiet_s": waited,
+        "yardstick_ms": (stick_before + stick_after) / 2,
+        "yardsticks_ms": [stick_before, stick_after],
         "actions": len(samples),
         "actions_per_s": sum(r["acked"] for r in results) / args.duration,
         "incomplete": sum(r["incomplete"] for r in results),
@@ -542,6 +551,12 @@ def _report(result: dict[str, Any]) -> None:
     print(
         f"    of which the server process {own_user:.3f} user + {own_system:.3f} system ms, "
         f"its children ({children}) {child_user:.3f} + {child_system:.3f} ms"
+    )
+    print(
+        f"  machine yardstick {r['yardstick_ms']:.1f} ms "
+        f"({' before, '.join(f'{y:.1f}' for y in r['yardsticks_ms'])} after; harness.yardstick, "
+        "lower is faster): "
+        f"CPU per action {r['cpu_ms_per_action'] / r['yardstick_ms'] * 1e3:.1f} per mille of it"
     )
     print(f"  limited by: {_verdict(r)}")
 
