@@ -245,39 +245,6 @@ def cpu_self() -> float:
 # ---------------------------------------------------------------------------- server and machine
 
 
-# A room-sized document: seats, a board's worth of cells, a chat (the yardstick's material).
-_YARDSTICK_DOC = {
-    "type": "room",
-    "version": 1234,
-    "seats": [{"player": f"p{i}", "name": f"Player {i}", "score": i * 3} for i in range(10)],
-    "cells": {
-        f"{row}{col}": [col * 8 % 256, col * 3 % 256, 7] for row in ROWS for col in range(1, 31)
-    },
-    "chat": [{"from": f"p{i % 10}", "text": "a line of chat " * 3} for i in range(20)],
-}
-
-
-def yardstick(repeats: int = 7) -> float:
-    """How fast this machine is just now: the median milliseconds of ``repeats`` runs of a
-    fixed piece of a server's kind of work (JSON and msgpack in and out, dicts, a sort), on
-    one core. The same code's CPU per action moved by a third from one day to the next here
-    (benchmarks/README.md); a figure divided by its run's yardstick can be set beside one from
-    another day, a raw one cannot. The median, not the best: a slow spell is what it is for."""
-    encode, decode = msgspec.json.encode, msgspec.json.decode
-    pack, unpack = msgspec.msgpack.encode, msgspec.msgpack.decode
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        for _ in range(40):
-            text = json.dumps(_YARDSTICK_DOC)
-            json.loads(text)
-            decode(encode(_YARDSTICK_DOC))
-            unpack(pack(_YARDSTICK_DOC))
-            sorted(_YARDSTICK_DOC["cells"].items(), key=lambda item: item[1])
-        times.append(time.perf_counter() - started)
-    return sorted(times)[len(times) // 2] * 1e3
-
-
 def raise_nofile() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:

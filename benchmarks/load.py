@@ -73,7 +73,6 @@ from harness import (
     stop_servers,
     wait_healthy,
     wait_quiet,
-    yardstick,
 )
 from nodes import Nodes, cpu_between, pinned, service_pids, services_cpu
 from nodes import start as start_nodes
@@ -248,7 +247,6 @@ def _watch_others(
 
 def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path | None) -> dict:
     waited = wait_quiet(args.quiet_wait) if args.quiet_wait > 0 else 0.0
-    stick_before = yardstick()
     port = free_port()
     base, url = f"http://{HOST}:{port}", f"ws://{HOST}:{port}/ws"
     if kind == "tertulia":
@@ -375,7 +373,6 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         stop_nodes(nodes)
         log_file.close()
 
-    stick_after = yardstick()
     timed = [s for r in results for s in r["samples"]]
     samples = [latency for _, latency in timed]
     # Seconds in which other processes took more than --max-other cores, and the second
@@ -429,8 +426,6 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path, template: Path |
         "rooms_seen": health.get("rooms"),  # ours: live rooms once set up (this run's only)
         "setup_seconds": setup_seconds,
         "waited_for_quiet_s": waited,
-        "yardstick_ms": (stick_before + stick_after) / 2,
-        "yardsticks_ms": [stick_before, stick_after],
         "actions": len(samples),
         "actions_per_s": sum(r["acked"] for r in results) / args.duration,
         "incomplete": sum(r["incomplete"] for r in results),
@@ -551,12 +546,6 @@ def _report(result: dict[str, Any]) -> None:
     print(
         f"    of which the server process {own_user:.3f} user + {own_system:.3f} system ms, "
         f"its children ({children}) {child_user:.3f} + {child_system:.3f} ms"
-    )
-    print(
-        f"  machine yardstick {r['yardstick_ms']:.1f} ms "
-        f"({' before, '.join(f'{y:.1f}' for y in r['yardsticks_ms'])} after; harness.yardstick, "
-        "lower is faster): "
-        f"CPU per action {r['cpu_ms_per_action'] / r['yardstick_ms'] * 1e3:.1f} per mille of it"
     )
     print(f"  limited by: {_verdict(r)}")
 

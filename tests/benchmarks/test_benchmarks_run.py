@@ -34,12 +34,9 @@ def test_the_load_benchmark_pools_rounds_of_both_servers_with_every_action_answe
             assert r["actions"] > 0 and r["errors"] == {}, (kind, r)
             assert r["incomplete"] == 0 and r["unanswered"] == 0, (kind, r)
             assert r["connections_seen"] == 6
-            # The machine's speed beside each server's figures (harness.yardstick).
-            assert len(r["yardsticks_ms"]) == 2 and all(y > 0 for y in r["yardsticks_ms"])
         # Each round's server starts from an empty database, not on the rooms of the last.
         assert results["tertulia"]["rooms_seen"] == 2
     assert "2 rounds pooled" in printed and "pooled ratio ours/bare" in printed
-    assert printed.count("machine yardstick") == 4
 
 
 def test_the_bare_server_can_do_what_ours_does_for_any_server(tmp_path):
