@@ -156,7 +156,8 @@ class DurableLog:
             self._readable()
 
     def close(self) -> None:
-        """Let the process end (it does when the socket closes) and wait for it."""
+        """Let the process end (it does when the socket closes) and wait for it (the tests; a
+        server that stops just exits, and its socket closes with it)."""
         if self.loop is not None and not self.gone:
             self.loop.remove_reader(self.sock.fileno())
             self.loop.remove_writer(self.sock.fileno())
@@ -397,11 +398,8 @@ def main() -> None:
         from tertulia.server import collector  # (not at the top: see by_call)
 
         collector.tune()
-    try:
-        uvicorn.Server(options).run()
-    finally:
-        if durable is not None:
-            durable.close()
+    # The log writer ends when this process does (its socket closes), however it stops.
+    uvicorn.Server(options).run()
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import os
+import select
 import socket
 import sys
 import threading
@@ -112,6 +113,7 @@ def test_the_log_writer_answers_records_only_after_the_sync_that_holds_them(tmp_
         target=writer.serve, args=(_Recorded(theirs, events), tmp_path / "log", size)
     )
     thread.start()
+    ours.settimeout(30)  # a writer that stops answering fails the test, not hangs it
     try:
         assert ours.recv(1) == writer.READY
         events.clear()  # the file's making
@@ -179,15 +181,13 @@ def test_a_log_writer_that_goes_away_stops_the_server_once(tmp_path, monkeypatch
         log = bare.DurableLog(tmp_path / "log")
         try:
             log.append(b"first", lambda: told.append(1))
-            while not told:
-                await asyncio.sleep(0.01)
+            await _until(lambda: told)
             log.process.kill()
             log.process.wait(10)
             log.append(b"second", lambda: told.append(2))
-            while not log.gone:
-                await asyncio.sleep(0.01)
-            for _ in range(20):  # turns of the loop after it went
-                await asyncio.sleep(0)
+            await _until(lambda: log.gone)
+            # Its socket is no longer watched: the loop does not wake for it again.
+            assert not asyncio.get_running_loop().remove_reader(log.sock.fileno())
             log.append(b"third", lambda: told.append(3))
         finally:
             log.close()
@@ -195,6 +195,65 @@ def test_a_log_writer_that_goes_away_stops_the_server_once(tmp_path, monkeypatch
     asyncio.run(main())
     assert told == [1]
     assert stops == ["stop"]
+
+
+async def _until(condition, seconds: float = 30) -> None:
+    async def polled() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(polled(), seconds)
+
+
+def test_answers_already_there_are_read_as_the_next_action_comes_in(tmp_path, monkeypatch):
+    """As ours' ``Room.submit`` settles the writer's answers first: an action whose answer
+    is in the socket is told by ``settle``, without waiting for the loop to poll it."""
+    bare = _module("bare_server", monkeypatch)
+    told: list[int] = []
+
+    async def main() -> None:
+        log = bare.DurableLog(tmp_path / "log")
+        try:
+            log.append(b"first", lambda: told.append(1))
+            await asyncio.sleep(0)  # the turn ends: the batch goes to the writer
+            assert not told
+            # The answer is in the socket; the loop has not had a turn to read it.
+            readable, _, _ = select.select([log.sock], [], [], 30)
+            assert readable
+            log.settle()
+            assert told == [1]
+        finally:
+            log.close()
+
+    asyncio.run(main())
+
+
+def test_a_failing_callback_leaves_every_other_action_told_once_in_order(tmp_path, monkeypatch):
+    bare = _module("bare_server", monkeypatch)
+    told: list[int] = []
+
+    def then(n: int) -> None:
+        told.append(n)
+        if n == 0:
+            raise RuntimeError("a bug while telling the first")
+
+    async def main() -> None:
+        log = bare.DurableLog(tmp_path / "log")
+        try:
+            for n in range(50):
+                log.append(b"action %d" % n, lambda n=n: then(n))
+            await asyncio.sleep(0)
+            for n in range(50, 100):
+                log.append(b"action %d" % n, lambda n=n: then(n))
+            await _until(lambda: len(told) >= 100)
+            for _ in range(5):  # a later answer must not tell any of them again
+                log.append(b"more", lambda: told.append(-1))
+            await _until(lambda: len(told) >= 105)
+        finally:
+            log.close()
+
+    asyncio.run(main())
+    assert told == list(range(100)) + [-1] * 5
 
 
 if sys.platform != "linux":  # fdatasync, socket pairs and MSG_WAITALL as on the servers
