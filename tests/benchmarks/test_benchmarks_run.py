@@ -39,17 +39,23 @@ def test_the_load_benchmark_pools_rounds_of_both_servers_with_every_action_answe
     assert "2 rounds pooled" in printed and "pooled ratio ours/bare" in printed
 
 
-def test_the_bare_server_can_do_what_ours_does_for_any_server(tmp_path):
-    """``--bare-as-ours``: the baseline with ours' message path (server/frames.py) and
-    garbage collector thresholds, to show what they are worth apart from everything else."""
+def _run_bare_alone(tmp_path: Path, variant: str) -> tuple[dict, str]:
+    """A tiny run of the bare server alone, as ``variant`` makes it: its result, and what
+    load.py printed."""
     out = tmp_path / "load.json"
     printed = _run(
         "benchmarks/load.py", "--rooms", "2", "--players", "3", "--period", "0.5",
         "--duration", "1.5", "--warmup", "0.5", "--drain", "1", "--quiet-wait", "0",
-        "--retries", "0", "--servers", "bare", "--bare-as-ours", "--json", str(out),
+        "--retries", "0", "--servers", "bare", variant, "--json", str(out),
     )  # fmt: skip
     (results,) = json.loads(out.read_text())["rounds"]
-    r = results["bare"]
+    return results["bare"], printed
+
+
+def test_the_bare_server_can_do_what_ours_does_for_any_server(tmp_path):
+    """``--bare-as-ours``: the baseline with ours' message path (server/frames.py) and
+    garbage collector thresholds, to show what they are worth apart from everything else."""
+    r, printed = _run_bare_alone(tmp_path, "--bare-as-ours")
     assert r["actions"] > 0 and r["errors"] == {} and r["unanswered"] == 0, r
     assert r["incomplete"] == 0 and r["bare_as_ours"] is True
     assert "== bare (as ours: messages by a call, small ones written straight, GC tuned)" in printed
@@ -59,14 +65,7 @@ def test_the_bare_server_can_sync_each_action_before_it_tells_it(tmp_path):
     """``--bare-durable``: the durable floor, each action synced to a file by a process of
     its own before it is pushed and answered; every action still answered, and that process's
     CPU reported as the server's child."""
-    out = tmp_path / "load.json"
-    printed = _run(
-        "benchmarks/load.py", "--rooms", "2", "--players", "3", "--period", "0.5",
-        "--duration", "1.5", "--warmup", "0.5", "--drain", "1", "--quiet-wait", "0",
-        "--retries", "0", "--servers", "bare", "--bare-durable", "--json", str(out),
-    )  # fmt: skip
-    (results,) = json.loads(out.read_text())["rounds"]
-    r = results["bare"]
+    r, printed = _run_bare_alone(tmp_path, "--bare-durable")
     assert r["actions"] > 0 and r["errors"] == {} and r["unanswered"] == 0, r
     assert r["incomplete"] == 0 and r["bare_durable"] is True
     assert r["bare_synced"] >= r["actions"]  # the server's own count of actions told once synced
