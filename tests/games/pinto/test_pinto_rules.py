@@ -476,6 +476,49 @@ def _at_version(match: Match, version: int) -> Match:
     return match
 
 
+def _first_judged_after_a_void(seed: int, first: FirstArtist, version: int) -> str:
+    """p1's drawing is flagged and voided while everyone draws; p2 is new to Pintó."""
+    match = _at_version(Match(4, seed=seed, new=("p2",), first_artist=first, host="p3"), version)
+    match.draw("p1", "moon")
+    match.act("p4", FlagDrawing("p1"))
+    match.act("p3", VoidDrawing("p1"))
+    match.create({seat: f"thing {seat}" for seat in ("p2", "p3", "p4")}, {})
+    for other in ("p2", "p3", "p4"):
+        match.act("p1", Interpret(other, ""))
+        match.act(other, Interpret("p1", ""))
+    assert match.phase is Phase.JUDGE
+    return rules.current(match.state).artist
+
+
+def test_a_first_timer_is_not_judged_first_when_the_drawing_before_them_is_voided():
+    """ "a first-timer is never the first … artist": a drawing voided before the judging is
+    skipped, so the judging does not start there, or the one after it (here the first-timer
+    p2) would be judged first. From match version 3; older matches replay as they did."""
+    assert _first_judged_after_a_void(0, FirstArtist.FIRST_SEAT, 3) == "p3"
+    assert _first_judged_after_a_void(0, FirstArtist.FIRST_SEAT, 2) == "p2"  # as it was
+    firsts = {_first_judged_after_a_void(seed, FirstArtist.RANDOM, 3) for seed in range(30)}
+    assert firsts == {"p3", "p4"}
+
+
+def test_a_player_back_in_the_round_they_left_plays_it_and_is_told_so():
+    """ "a newcomer plays from the next round": someone who left and joins again within the
+    same round is no newcomer; their title, drawing and readings are still theirs, so they
+    play on, and the join says so. A newcomer is told the next round."""
+    match = Match(4, first_artist=FirstArtist.FIRST_SEAT)
+    match.draw("p1", "moon")
+    match.draw("p4", "kite")
+    match.act(None, base.Leave("p4"))
+    events = match.act(None, base.Join("p4", "Eva"))
+    assert [e.data["plays_from"] for e in events if e.kind == "player.joined"] == [1]
+    match.act("p4", Interpret("p1", "moon"))  # they play this round
+    assert match.state.works["p4"].interpretations == {"p1": "moon"}
+    events = match.act(None, base.Join("p5", "Bo"))
+    assert [e.data["plays_from"] for e in events if e.kind == "player.joined"] == [2]
+    with pytest.raises(RuleError) as error:
+        match.act("p5", SetTitle("sun"))
+    assert error.value.code == "seat.next_round"
+
+
 def test_a_tie_in_a_match_cut_short_counts_the_round_it_ended_in() -> None:
     """ "In case of a tie, the player who gained the most points in a single round wins. If
     the tie persists, victory is shared": a match that ends mid-round (too few players)

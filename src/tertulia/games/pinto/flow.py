@@ -23,6 +23,9 @@ MAX_PLAYERS = 8
 # and phase B with everyone away waits for them.
 LEAVERS = 2
 EMPTY_TABLE_WAITS = LEAVERS
+# From match version 3, a drawing voided before the judging starts is never where it starts:
+# the judging skips it, and the next in line could be a first-timer (``begin_judging``).
+VOIDED_NEVER_FIRST = 3
 
 
 def deck_of(state: State) -> list[str]:
@@ -98,6 +101,10 @@ def begin_judging(state: State, now: float, events: list[Event]) -> None:
         # at random, or the first in the host's order who is not new.
         random = state.settings.first_artist is FirstArtist.RANDOM
         newcomers = state.newcomers if state.round == 1 else ()
+        if newcomers and state.version >= VOIDED_NEVER_FIRST:
+            # A voided drawing is skipped, so starting there would make the one after it,
+            # perhaps a first-timer, the first judged: start among the others instead.
+            newcomers = [*newcomers, *(p for p in order if state.works[p].void)]
         first = base.first_turn(order, newcomers, state.rng if random else None)
         order = order[first:] + order[:first]
     state.phase = Phase.JUDGE

@@ -19,11 +19,11 @@ from ..base import Event, Player, Rng, RuleError, deadline, outcome
 from . import judging, marks
 from .drawing import check_drawing
 from .flow import (
-    LEAVERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     NAME,
     SEATS,
+    VOIDED_NEVER_FIRST,
     begin_judging,
     begin_round,
     current,
@@ -90,7 +90,8 @@ PHASE_ACTIONS: dict[Phase, frozenset[type]] = {
 # The version of how a match starts (games/base.py, ``VERSION``): the room logs it with the
 # start, so a change here applies to new matches only and old logs deal as they did.
 NEWCOMERS_WATCH_FIRST = 1  # from 1, a first-timer is not the first artist judged in round 1
-VERSION = LEAVERS  # from 2, the podium: ``flow.LEAVERS``
+# from 2, the podium: ``flow.LEAVERS``; from 3, a voided drawing never starts the judging
+VERSION = VOIDED_NEVER_FIRST
 
 
 def start(
@@ -258,12 +259,15 @@ def timeout(state: State, seat: None, action: base.Timeout, now: float, events) 
 
 def join(state: State, seat: None, action: base.Join, now: float, events) -> None:
     """A newcomer plays from the next round, with 0 points (for each round so far, too: the
-    tie-break looks at them)."""
+    tie-break looks at them). Someone back in the round they left takes up their own work
+    where they left it (their title, drawing and readings are still on their screen), so the
+    event says they play this round."""
+    back_in_round = action.player in state.works
     SEATS.join(
         state,
         action,
         events,
-        plays_from=state.round + 1,
+        plays_from=state.round if back_in_round else state.round + 1,
         new=lambda player, nickname: Seat(player, nickname, round_scores=[0] * (state.round - 1)),
     )
 

@@ -17,9 +17,11 @@ A row letter glued to a number word ("Kfive", "twelveH") is a coordinate, unless
 a real one of that shape ("bone", "height"; ``lexicon/glued_coordinates.txt``).
 
 The word lists grow between versions, so a clue replayed from a saved match is not looked up
-in them again (``ClueRules.judge_words``): only the shape, coordinate, nickname and repeat
-rules, which depend on nothing but the match, are checked again (coordinates spelled with a
-number word need the number lists and the exception list, so they are not).
+in them again (``ClueRules.judge_words``): only the rules that depend on nothing but the
+match and a fixed pattern are checked again: the shape, digits, Roman numerals (II to
+XXXIX, read by a pattern, not a list), coordinates like "K25", nicknames and repeats.
+Coordinates spelled with a number word need the number lists and the exception list, so
+they are not.
 
 Order of problems: the clue's shape first (too many words), then each word's shape in the
 order the words appear, then each word's content (numbers, colours, host bans, profanity),
