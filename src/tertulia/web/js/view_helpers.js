@@ -1,6 +1,6 @@
 // Small readings of a push that every screen needs (issue 28.4: once, not once per game): a
-// clock's "m:ss", the seconds left to a deadline, a seat's nickname, and keeping the focus
-// where it was while part of a screen is drawn again.
+// clock's "m:ss", the seconds left to a deadline and the countdown painted from them, a
+// seat's nickname, and keeping the focus where it was while part of a screen is drawn again.
 
 /** "1:05" from a number of seconds (never below 0:00; a part second counts as a whole). */
 export function clockText(seconds) {
@@ -17,6 +17,26 @@ export function secondsLeft(deadline, now) {
 export function countdown(deadline, now) {
   const left = secondsLeft(deadline, now);
   return { left, text: clockText(left) };
+}
+
+// A countdown turns "urgent" (red, pulsing: the .countdown.urgent rule) in its last seconds.
+export const URGENT_SECONDS = 10;
+
+/** Paint a countdown to `deadline` on the server's clock `now` into `timer` (the element
+ * with class "countdown"): its "m:ss" into `text` (the timer itself unless it also holds a
+ * label), and `box` (the timer unless it sits in a box with its label) hidden while there
+ * is no deadline. Computed from the server's deadline every tick, never from when a push
+ * came. Returns the whole seconds left, or null with no deadline. */
+export function paintCountdown(timer, deadline, now, { text = timer, box = timer } = {}) {
+  if (typeof deadline !== "number") {
+    box.hidden = true;
+    return null;
+  }
+  const { left, text: shown } = countdown(deadline, now);
+  box.hidden = false;
+  text.textContent = shown;
+  timer.classList.toggle("urgent", left <= URGENT_SECONDS);
+  return left;
 }
 
 /** The nickname of seat `id`: from the game's view first, else the room's seats; "?" when

@@ -16,10 +16,9 @@
 
 import { h, ht, label, replace, showError, tx } from "./dom.js";
 import { t } from "./i18n.js";
-import { countdown } from "./view_helpers.js";
+import { paintCountdown } from "./view_helpers.js";
 
 export const REASONS = ["spoiling", "offensive", "cheating", "away"];
-const URGENT_SECONDS = 10;
 
 export function createVotes(app) {
   const names = new Map(); // id -> nickname, kept for a removed player's result line
@@ -111,9 +110,7 @@ export function createVotes(app) {
   function paintClock() {
     const vote = push?.room?.votes?.running;
     if (!vote) return;
-    const { left, text } = countdown(vote.deadline, app.conn.serverNow());
-    clock.textContent = text;
-    clock.classList.toggle("urgent", left <= URGENT_SECONDS);
+    const left = paintCountdown(clock, vote.deadline, app.conn.serverNow());
     label(clock, "votes.clock", { seconds: left });
   }
 

@@ -1,8 +1,8 @@
-// Haiclue's small pieces: colour symbols, the four targets, the co-op meter, the podium, the
-// countdown text, and keeping the keyboard focus across a re-render.
+// Haiclue's small pieces: colour symbols, the four targets, the co-op meter, the podium, and
+// keeping the keyboard focus across a re-render.
 
 import { h, ht, replace, tx } from "../../js/dom.js";
-import { countdown, keepFocus as sharedKeepFocus } from "../../js/view_helpers.js";
+import { keepFocus as sharedKeepFocus } from "../../js/view_helpers.js";
 
 export const COLOURS = ["red", "yellow", "green", "blue"];
 export const SYMBOL_OF = { red: "circle", yellow: "triangle", green: "square", blue: "diamond" };
@@ -47,9 +47,6 @@ export function keepFocus(root, fn) {
     return [key, `clue:${rest}`, `rack:${rest}`, `guess:${rest}`];
   });
 }
-
-/** m:ss from the server's deadline and clock: `{left, text}`. */
-export const clockText = countdown;
 
 /**
  * The four targets. `marks` decorates them: {mine: colour|null, mineQuiet (your card as a

@@ -11,7 +11,8 @@ import { bringIntoView, h, ht, replace, showError, tx } from "../../js/dom.js";
 import { createBuilder } from "./builder.js";
 import { createRecap } from "./recap.js";
 import { clueTiles, currentResult, paintHistory, paintPlayers, resultRows, targetWord, waitingFor } from "./panels.js";
-import { clockText, colourChip, keepFocus, paintMeter, paintPodium, paintTargets } from "./parts.js";
+import { paintCountdown } from "../../js/view_helpers.js";
+import { colourChip, keepFocus, paintMeter, paintPodium, paintTargets } from "./parts.js";
 
 // Sounds (sound.js): "ready" comes to everyone looking at a reveal; carrying on, not news, so
 // no beep.
@@ -93,12 +94,8 @@ export function mount(element, ctx) {
   // ---------------------------------------------------------------- clock
   function tick() {
     const v = view();
-    const deadline = push?.room?.status === "playing" && typeof v.deadline === "number" ? v.deadline : null;
-    clockBox.hidden = deadline === null;
-    if (deadline === null) return;
-    const { left, text } = clockText(deadline, ctx.now());
-    clock.textContent = text;
-    clock.classList.toggle("urgent", left <= 10);
+    const deadline = push?.room?.status === "playing" ? v.deadline : null;
+    paintCountdown(clock, deadline, ctx.now(), { box: clockBox });
   }
 
   // ---------------------------------------------------------------- head, flash

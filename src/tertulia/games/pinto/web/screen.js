@@ -9,11 +9,12 @@
 // The root carries data-phase / data-round / data-todo / data-artist for the tests.
 
 import { bringIntoView, h, ht, tx } from "../../js/dom.js";
+import { paintCountdown } from "../../js/view_helpers.js";
 import { createOwnWork } from "./create.js";
 import { createGallery } from "./gallery.js";
 import { createFinal, createPlayers, createRoundResults } from "./scores.js";
 import { createShow } from "./show.js";
-import { clockText, keepBlobs, keepFocus, names, nicknameOf, showTop, waitingToAccept } from "./util.js";
+import { keepBlobs, keepFocus, names, nicknameOf, showTop, waitingToAccept } from "./util.js";
 
 // The table's moments that make a sound (sound.js): a drawing up for interpretation, a
 // drawing turned round, a drawing's title revealed and scored.
@@ -80,16 +81,8 @@ export function mount(element, ctx) {
   const titlesByRound = new Map(); // round -> {artist: title}, kept for the round's results
   const ticker = setInterval(tick, 250);
 
-  // The countdown comes from the server's deadline and clock, never from when a push came.
   function tick() {
-    if (typeof deadline !== "number") {
-      clockBox.hidden = true;
-      return;
-    }
-    const { text, left } = clockText(deadline, ctx.now());
-    clockBox.hidden = false;
-    clock.textContent = text;
-    clock.classList.toggle("urgent", left <= 10);
+    paintCountdown(clock, deadline, ctx.now(), { box: clockBox });
   }
 
   function keepTitles(view) {

@@ -1,8 +1,8 @@
-// Pintó's small shared pieces: the blob store, names, the countdown text, the rulebook's
+// Pintó's small shared pieces: the blob store, names, the rulebook's
 // scoring formula (for the preview while the marks may still be disputed), who judges a
 // drawing and may vote, and keeping the keyboard focus across a re-render.
 
-import { countdown, keepFocus, nicknameOf } from "../../js/view_helpers.js";
+import { keepFocus, nicknameOf } from "../../js/view_helpers.js";
 
 // ------------------------------------------------------------------ blobs
 //
@@ -37,9 +37,6 @@ export { nicknameOf };
 export function names(push, ids) {
   return ids.map((id) => nicknameOf(push, id)).join(", ");
 }
-
-/** m:ss left until `deadline` on the server's clock: `{left, text}`. */
-export const clockText = countdown;
 
 /** The rulebook's points for one drawing, from the marks (a preview: the server scores). */
 export function previewPoints(artist, marks) {

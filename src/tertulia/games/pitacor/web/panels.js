@@ -4,9 +4,10 @@
 import { h, ht, replace, showError, tx } from "../../js/dom.js";
 import { onLanguageChange } from "../../js/i18n.js";
 import { recapHead } from "../../js/games/_recap.js";
+import { paintCountdown } from "../../js/view_helpers.js";
 import { createInset } from "./inset.js";
 import { markerLegend, miniBoard, recapPainter } from "./recap.js";
-import { cellName, clockText, inkFor, nameOf, parseCell } from "./util.js";
+import { cellName, inkFor, nameOf, parseCell } from "./util.js";
 
 // ------------------------------------------------------------------ clue bar and clock
 
@@ -22,15 +23,7 @@ export function createClueBar(ctx) {
   let lastKey = "";
 
   function tick() {
-    if (typeof deadline !== "number") {
-      clock.hidden = true;
-      return null;
-    }
-    const left = Math.max(0, deadline - ctx.now());
-    clock.hidden = false;
-    clockTime.textContent = clockText(left);
-    clock.classList.toggle("urgent", left <= 10);
-    return left;
+    return paintCountdown(clock, deadline, ctx.now(), { text: clockTime });
   }
 
   function update(push) {

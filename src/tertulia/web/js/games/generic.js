@@ -4,7 +4,7 @@
 
 import { h, ht, replace, tx } from "../dom.js";
 import { has } from "../i18n.js";
-import { countdown, nicknameOf } from "../view_helpers.js";
+import { nicknameOf, paintCountdown } from "../view_helpers.js";
 
 export function mount(element, ctx) {
   const round = h("p", { class: "round muted" });
@@ -22,16 +22,8 @@ export function mount(element, ctx) {
   let lastTodo = null;
   const ticker = setInterval(tick, 250);
 
-  // The countdown is computed from the server's deadline, never from when a push arrived.
   function tick() {
-    if (typeof deadline !== "number") {
-      clock.hidden = true;
-      return;
-    }
-    const { left, text } = countdown(deadline, ctx.now());
-    clock.hidden = false;
-    clock.textContent = text;
-    clock.classList.toggle("urgent", left <= 10);
+    paintCountdown(clock, deadline, ctx.now());
   }
   const note = ht("p", { class: "hint generic-note" }, "game.generic_note");
   element.append(h("div", { class: "generic-game" }, podium, scores, note));
