@@ -1,24 +1,18 @@
-// Home: your nickname, create a room, play now with computer players, join one by code, the
-// public rooms, "Your matches" (my_matches.js), recent public matches.
+// Home: your nickname, create a room, play now with computer players (quick_play.js), join
+// one by code, the public rooms and recent public matches (public_lists.js), "Your matches"
+// (my_matches.js).
 
-import { avatar } from "./avatar.js";
 import { gameName, h, ht, label, replace, showError } from "./dom.js";
-import { has, language, onLanguageChange, t } from "./i18n.js";
+import { has, onLanguageChange } from "./i18n.js";
 import { prefs } from "./prefs.js";
-import { cardButton, hasCard, openCard, wasMet } from "./howto.js";
-import { hasPlayed, playedGames } from "./played.js";
+import { cardButton } from "./howto.js";
+import { playedGames } from "./played.js";
 import { useMyLanguage } from "./room_language.js";
-import { hiddenWords, matchLink } from "./match_page.js";
 import { createMyMatches } from "./my_matches.js";
+import { createPublicLists, when } from "./public_lists.js";
+import { createQuickPlay } from "./quick_play.js";
 
-const REFRESH_MS = 5000;
 const CODE = /^[A-Za-z0-9]{4,6}$/;
-// A public room's button, by its `joining`: [words, accessible name].
-const JOINING = {
-  play: ["home.join", "home.join_room_named"],
-  next_round: ["home.join_next_round", "home.join_next_round_named"],
-  watch: ["home.watch", "home.watch_room_named"],
-};
 
 export function mount(main, app) {
   const cleanups = [];
@@ -151,7 +145,7 @@ export function mount(main, app) {
       const remembered = prefs.get("game");
       if (list.some((g) => g.name === remembered)) gameSelect.value = remembered;
       paintGameHint();
-      paintQuick();
+      quick.paint(list);
     },
     () => showError(createError, { code: "games.unavailable", message: "Could not load the games." }),
   );
@@ -180,58 +174,6 @@ export function mount(main, app) {
       createButton.disabled = false;
     }
   });
-
-  // ------------------------------------------------------------------ play now with bots
-  const quickError = h("p", { class: "field-error", id: "quick-error", hidden: true });
-  const quickButtons = h("div", { class: "quick-buttons" });
-  const quickCard = h(
-    "section",
-    { class: "card quick-card", "aria-labelledby": "quick-title", hidden: true },
-    ht("h2", { id: "quick-title" }, "home.quick_title"),
-    ht("p", { class: "hint" }, "home.quick_hint"),
-    quickButtons,
-    quickError,
-  );
-  function paintQuick() {
-    const withBots = games.filter((g) => g.bots);
-    quickCard.hidden = !withBots.length;
-    replace(
-      quickButtons,
-      withBots.map((game) => {
-        const button = ht("button", { type: "button", class: "primary", id: `quick-${game.name}` }, "home.quick_play", {
-          game: has(`games.${game.name}.name`) ? t(`games.${game.name}.name`) : game.name,
-        });
-        button.addEventListener("click", () => playNow(game, button));
-        return button;
-      }),
-    );
-  }
-
-  /** A private room of one's own with computer players, its match started at once. */
-  async function playNow(game, button) {
-    showError(quickError, null);
-    if (needNickname(quickError)) return;
-    // How many bots sit with you and the settings of a short first match: the game's own
-    // choice (its QUICK_PLAY, in /api/games).
-    const quick = game.quick_play;
-    // A first-timer reads the rules first: the match starts at once, and its clocks with it.
-    if (!hasPlayed(game.name) && !wasMet(game.name) && hasCard(game)) await openCard(game.name);
-    for (const b of quickButtons.querySelectorAll("button")) b.disabled = true;
-    try {
-      const data = await app.conn.request("create_room", { game: game.name, nickname: currentNickname(), public: false, played: playedGames() });
-      const code = data?.room || app.push?.room?.code;
-      app.conn.room = { code, nickname: currentNickname() };
-      await useMyLanguage(app.conn, game, game.defaults);
-      if (Object.keys(quick.settings).length) await app.conn.request("update_settings", { settings: quick.settings });
-      for (let i = 0; i < quick.bots; i++) await app.conn.request("add_bot", { level: "good", language: language() });
-      await app.conn.request("start_match");
-      app.navigate(`/r/${code}`);
-    } catch (error) {
-      refuse(error, quickError);
-    } finally {
-      for (const b of quickButtons.querySelectorAll("button")) b.disabled = false;
-    }
-  }
 
   // ------------------------------------------------------------------ join by code
   const joinError = h("p", { class: "field-error", id: "join-error", hidden: true });
@@ -283,123 +225,19 @@ export function mount(main, app) {
     join(code);
   });
 
-  // ------------------------------------------------------------------ public rooms, recent
-  const roomsList = h("ul", { class: "room-list", id: "public-rooms" });
-  const roomsCard = h(
-    "section",
-    { class: "card rooms-card", "aria-labelledby": "rooms-title" },
-    ht("h2", { id: "rooms-title" }, "home.public_rooms"),
-    roomsList,
-  );
-  const recentList = h("ul", { class: "recent-list", id: "recent-matches" });
-  const recentCard = h(
-    "section",
-    { class: "card recent-card", "aria-labelledby": "recent-title" },
-    ht("h2", { id: "recent-title" }, "home.recent"),
-    recentList,
-  );
-  let lastList = null;
-
-  function paintRooms(message) {
-    lastList = message;
-    const rooms = message.rooms || [];
-    if (!rooms.length) replace(roomsList, ht("li", { class: "empty" }, "home.no_rooms"));
-    else replace(roomsList, rooms.map(roomRow));
-    const recent = message.recent || [];
-    if (!recent.length) replace(recentList, ht("li", { class: "empty" }, "home.no_recent"));
-    else replace(recentList, recent.map(recentRow));
-  }
-
-  function roomRow(r) {
-    // What coming in does now (the server's `joining`): a seat, a seat from the next round,
-    // or watching (a full room, a running Haiclue).
-    const full = r.max_players != null && r.players >= r.max_players;
-    const joining = JOINING[r.joining] ? r.joining : full ? "watch" : "play";
-    return h(
-      "li",
-      { class: "room-row" },
-      h(
-        "div",
-        { class: "room-info" },
-        h("strong", { class: "room-game" }, gameName("span", {}, r.game), " ", h("span", { class: "code" }, r.code)),
-        h(
-          "span",
-          { class: "muted" },
-          r.host ? ht("span", {}, "home.hosted_by", { name: r.host }) : null,
-          " · ",
-          ht("span", {}, "home.player_count", { count: r.players, max: r.max_players }),
-          " · ",
-          ht("span", { class: `pill status-${r.status}` }, `room.status.${r.status}`),
-        ),
-      ),
-      label(
-        ht("button", { type: "button", class: joining === "watch" ? "" : "secondary", dataset: { joining }, onclick: () => join(r.code) }, JOINING[joining][0]),
-        JOINING[joining][1],
-        { code: r.code },
-      ),
-    );
-  }
-
-  function recentRow(m) {
-    const players = [...(m.players || [])].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
-    const words = hiddenWords(players); // a removed player who hid their name
-    return h(
-      "li",
-      { class: "recent-row" },
-      h(
-        "div",
-        { class: "recent-head" },
-        gameName("strong", {}, m.game),
-        h("span", { class: "muted" }, when(m.ended_at)),
-        m.id ? matchLink(m.id, "home.open_match", null, { class: "recent-link" }) : null,
-      ),
-      h(
-        "ol",
-        { class: "recent-players" },
-        players.map((p) =>
-          h(
-            "li",
-            { class: p.winner ? "winner" : "" },
-            avatar(p.id, p.name ?? words.get(p.id), { size: "sm", seatColour: p.colour }),
-            h("span", { class: "name" }, p.name ?? words.get(p.id)),
-            p.winner ? ht("span", { class: "pill win" }, "home.winner") : null,
-            h("span", { class: "score" }, String(p.score)),
-          ),
-        ),
-      ),
-    );
-  }
-
-  function refresh() {
-    if (app.conn.status !== "online") return;
-    app.conn.request("list_rooms").then(
-      (data) => {
-        if (data && Array.isArray(data.rooms)) paintRooms(data);
-        if (data && "seated" in data) {
-          app.conn.seatedRoom = data.seated;
-          paintBack();
-        }
-      },
-      () => {},
-    );
-  }
-  cleanups.push(app.conn.on("rooms", paintRooms));
+  // ------------------------------------------------------------------ the other cards
+  const quick = createQuickPlay(app, { current: currentNickname, missing: needNickname, refuse });
+  cleanups.push(onLanguageChange(() => games.length && quick.paint(games)));
+  const lists = createPublicLists(app, {
+    join,
+    onSeated(code) {
+      app.conn.seatedRoom = code;
+      paintBack();
+    },
+  });
+  cleanups.push(() => lists.destroy());
   const mine = createMyMatches(app, when);
   cleanups.push(() => mine.destroy());
-  cleanups.push(app.conn.on("ready", refresh));
-  const timer = setInterval(refresh, REFRESH_MS);
-  cleanups.push(() => clearInterval(timer));
-  // The HTTP list shows something before the socket is up.
-  fetch("/api/rooms")
-    .then((r) => (r.ok ? r.json() : null))
-    .then((data) => {
-      if (data && !lastList) paintRooms(data);
-    })
-    .catch(() => {});
-  replace(roomsList, ht("li", { class: "empty" }, "common.loading"));
-  refresh();
-  cleanups.push(onLanguageChange(() => lastList && paintRooms(lastList)));
-  cleanups.push(onLanguageChange(() => games.length && paintQuick()));
 
   // ------------------------------------------------------------------ layout
   // What Tertulia is, in two lines (a first visit had only "Choose a nickname…"). On a laptop
@@ -421,7 +259,7 @@ export function mount(main, app) {
       flash,
       backCard,
       h("div", { class: "home-actions" }, nickCard, createForm),
-      h("div", { class: "home-lists" }, quickCard, joinForm, roomsCard, mine.el, recentCard),
+      h("div", { class: "home-lists" }, quick.el, joinForm, lists.roomsCard, mine.el, lists.recentCard),
     ),
   );
   paintBack();
@@ -441,15 +279,4 @@ function radio(name, value, checked, key, hintKey) {
     h("input", { type: "radio", name, id, value, checked }),
     h("span", {}, ht("span", { class: "radio-label" }, key), ht("span", { class: "hint" }, hintKey)),
   );
-}
-
-function when(seconds) {
-  if (typeof seconds !== "number") return "";
-  const diff = Math.round(seconds - Date.now() / 1000);
-  const rtf = new Intl.RelativeTimeFormat(language(), { numeric: "auto" });
-  const abs = Math.abs(diff);
-  if (abs < 60) return rtf.format(diff, "second");
-  if (abs < 3600) return rtf.format(Math.round(diff / 60), "minute");
-  if (abs < 86400) return rtf.format(Math.round(diff / 3600), "hour");
-  return rtf.format(Math.round(diff / 86400), "day");
 }
