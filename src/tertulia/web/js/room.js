@@ -1,7 +1,7 @@
-// The room screen (/r/CODE): join (asking for a nickname if we have none), then render the
-// latest `room` push: the lobby while room.status is "lobby", the game area while "playing"
-// or "ended" (with the host's Rematch button), and the chat beside either. Around the game:
-// quick reactions (reactions.js, reaction_layer.js), sounds (sound.js), and for a first-timer
+// The room screen (/r/CODE): join (room_door.js: asking for a nickname if we have none), then
+// render the latest `room` push: the lobby while room.status is "lobby", the game area while
+// "playing" or "ended" (with the host's Rematch button), and the chat beside either. Around the
+// game: quick reactions (reactions.js, reaction_layer.js), sounds (sound.js), and for a first-timer
 // the rules card's offer and a line of what to do at each new step (teach.js).
 
 import { avatar, identity, setSeats } from "./avatar.js";
@@ -12,7 +12,7 @@ import { createChat } from "./chat.js";
 import { createLobby, nicknameOf } from "./lobby.js";
 import { screenFor } from "./games/index.js";
 import { createAlerts } from "./sound.js";
-import { notePlayed, playedGames } from "./played.js";
+import { notePlayed } from "./played.js";
 import { createRoomHowto } from "./room_howto.js";
 import { createReactionBar } from "./reactions.js";
 import { createReactionLayer } from "./reaction_layer.js";
@@ -20,6 +20,7 @@ import { createTeacher } from "./teach.js";
 import { createStandIns } from "./stand_ins.js";
 import { createStepFocus } from "./step_focus.js";
 import { setMatchPage } from "./games/_recap.js";
+import { createRoomDoor } from "./room_door.js";
 import { createVotes } from "./votes.js";
 
 export function mount(main, app, { code }) {
@@ -42,83 +43,10 @@ export function mount(main, app, { code }) {
   const reactionLayer = createReactionLayer(app);
 
   // ------------------------------------------------------------------ joining
-  function showJoining() {
-    app.setStatus("room.joining", { code });
-    replace(screen, ht("p", { class: "loading" }, "room.joining", { code }));
-  }
-
-  function showProblem(error) {
-    app.setStatus(null);
-    const message = h("p", { class: "problem" });
-    showError(message, error);
-    replace(
-      screen,
-      h(
-        "section",
-        { class: "card narrow" },
-        ht("h2", {}, "room.cannot_join", { code }),
-        message,
-        ht("button", { type: "button", class: "primary", onclick: () => app.navigate("/") }, "room.go_home"),
-      ),
-    );
-  }
-
-  function askNickname(error = null) {
-    app.setStatus("room.need_nickname", { code });
-    const errorSlot = h("p", { class: "field-error", id: "join-nickname-error", hidden: true });
-    const input = h("input", {
-      id: "join-nickname",
-      type: "text",
-      maxlength: 20,
-      autocomplete: "nickname",
-      required: true,
-      value: prefs.get("nickname") || "",
-      "aria-describedby": "join-nickname-error",
-    });
-    input.addEventListener("input", () => showError(errorSlot, null));
-    const form = h(
-      "form",
-      { class: "card narrow", novalidate: true },
-      ht("h2", {}, "room.join_title", { code }),
-      ht("label", { for: "join-nickname" }, "home.nickname_label"),
-      input,
-      errorSlot,
-      h(
-        "div",
-        { class: "row" },
-        ht("button", { type: "submit", class: "primary", id: "join-with-nickname" }, "home.join"),
-        ht("button", { type: "button", class: "ghost", onclick: () => app.navigate("/") }, "room.go_home"),
-      ),
-    );
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const nickname = input.value.trim();
-      if (!nickname) {
-        showError(errorSlot, { code: "nickname.length", message: "A nickname has 1 to 20 characters.", params: { max: 20 } });
-        input.focus();
-        return;
-      }
-      prefs.set("nickname", nickname);
-      join(nickname);
-    });
-    replace(screen, form);
-    if (error) showError(errorSlot, error);
-    input.focus();
-  }
-
-  async function join(nickname) {
-    showJoining();
-    try {
-      await app.conn.request("join_room", { code, nickname, played: playedGames() });
-      if (destroyed) return;
-      app.conn.room = { code, nickname };
-      if (app.push?.room?.code === code) render(app.push);
-    } catch (error) {
-      if (destroyed) return;
-      if (String(error.code).startsWith("nickname.")) askNickname(error);
-      else showProblem(error);
-    }
-  }
+  const door = createRoomDoor(app, screen, code, {
+    gone: () => destroyed,
+    joined: () => app.push?.room?.code === code && render(app.push),
+  });
 
   // ------------------------------------------------------------------ the room itself
   const title = h("h1", { class: "room-title" });
@@ -354,7 +282,7 @@ export function mount(main, app, { code }) {
       // The connection went again before the answer: the next reconnection rejoins.
       if (String(error?.code || "").startsWith("connection.")) return;
       app.conn.forgetRoom(code);
-      showProblem(error);
+      door.showProblem(error);
       reactionBar.setAllowed(false);
       layoutReady = false;
       chat?.destroy();
@@ -369,23 +297,8 @@ export function mount(main, app, { code }) {
     render(app.push);
   } else {
     const nickname = prefs.get("nickname");
-    if (nickname) join(nickname);
-    else askNicknameIfTheRoomIsThere();
-  }
-
-  /** A dead link says so before asking for a nickname it could not use. */
-  async function askNicknameIfTheRoomIsThere() {
-    try {
-      const answer = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
-      if (destroyed) return;
-      if (answer.status === 404) {
-        showProblem({ code: "room.unknown", message: "There is no room with that code.", params: {} });
-        return;
-      }
-    } catch {
-      // Offline for the moment: ask anyway, joining will say what is wrong.
-    }
-    if (!destroyed) askNickname();
+    if (nickname) door.join(nickname);
+    else door.askNicknameIfTheRoomIsThere();
   }
 
   return {
