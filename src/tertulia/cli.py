@@ -93,6 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--redis-url)",
     )
     serve.add_argument(
+        "--rooms-follow-players",
+        action="store_true",
+        default=None,
+        help="cluster mode: hand a room, between matches, to the node most of its players "
+        "are on; for a proxy that routes by room (TERTULIA_ROOMS_FOLLOW_PLAYERS=1; default off)",
+    )
+    serve.add_argument(
         "--keep-days",
         type=float,
         help="remove finished matches and closed rooms this many days after they ended, 0 "
@@ -170,6 +177,7 @@ def _serve(args: argparse.Namespace) -> int:
             log_json=False if args.plain_logs else None,
             log_level=args.log_level,
             access_log=args.access_log,
+            rooms_follow_players=args.rooms_follow_players,
         )
     except ValueError as error:
         print(f"tertulia serve: {error}", file=sys.stderr)

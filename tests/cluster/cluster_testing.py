@@ -396,7 +396,7 @@ http {{
     scgi_temp_path {prefix}/scgi;
     map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
     upstream tertulia {{
-{servers}
+{balancing}{servers}
     }}
     server {{
         listen 127.0.0.1:{port};
@@ -417,10 +417,14 @@ http {{
 
 
 @contextmanager
-def nginx_in_front(tmp: Path, nodes: list[Node], port: int | None = None) -> Iterator[str]:
+def nginx_in_front(
+    tmp: Path, nodes: list[Node], port: int | None = None, by_room: bool = False
+) -> Iterator[str]:
     """nginx (Debian's; ``make test`` installs it) in front of ``nodes``, round robin and no
     sticky sessions, as docs/cluster.md shows it, on ``port`` (a free one if not given);
-    yields its WebSocket URL."""
+    yields its WebSocket URL. With ``by_room``, a socket whose address names a room
+    (``?room=CODE``, as the page sends it) goes to the node its code hashes to, as
+    docs/cluster.md's configuration for ``--rooms-follow-players`` does."""
     from server_harness import free_port
 
     prefix = tmp / "nginx"
@@ -430,7 +434,10 @@ def nginx_in_front(tmp: Path, nodes: list[Node], port: int | None = None) -> Ite
         f"        server 127.0.0.1:{node.port} max_fails=1 fail_timeout=2s;" for node in nodes
     )
     conf = prefix / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(prefix=prefix, port=port, servers=servers))
+    balancing = "        hash $arg_room consistent;\n" if by_room else ""
+    conf.write_text(
+        NGINX_CONF.format(prefix=prefix, port=port, servers=servers, balancing=balancing)
+    )
     process = subprocess.Popen(
         [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(prefix), "-c", str(conf)],
         stdout=subprocess.DEVNULL,

@@ -283,7 +283,14 @@ def test_the_default_profile_is_one_node_and_the_cluster_profile_two_behind_a_pr
     assert upstreams == [f"node-1:{port}", f"node-2:{port}"]
     assert set(proxy["depends_on"]) == {"node-1", "node-2"}
     caddyfile = (DEPLOY / "Caddyfile").read_text()
-    for needed in ("lb_policy round_robin", "health_uri /healthz", "lb_try_duration"):
+    # A room's sockets (/ws?room=CODE) to one node, anything else round robin: with nodes
+    # whose rooms follow their players, nothing is relayed (docs/cluster.md).
+    for needed in (
+        "lb_policy query room",
+        "fallback round_robin",
+        "health_uri /healthz",
+        "lb_try_duration",
+    ):
         assert needed in caddyfile, needed
     caddy_program = shutil.which("caddy")
     if caddy_program:  # with Caddy at hand, it must read the file as two upstreams
@@ -296,6 +303,7 @@ def test_the_default_profile_is_one_node_and_the_cluster_profile_two_behind_a_pr
         assert done.returncode == 0, done.stderr
         handler = json.loads(done.stdout)["apps"]["http"]["servers"]["srv0"]["routes"][0]
         text = json.dumps(handler)
+        assert '"policy": "query"' in text and '"key": "room"' in text
         assert '"policy": "round_robin"' in text and '"uri": "/healthz"' in text
         assert all(f'"dial": "{u}"' in text for u in upstreams)
 
@@ -318,6 +326,9 @@ def test_the_cluster_nodes_are_set_up_as_docs_cluster_md_says(tmp_path):
     assert set(environment) <= _config_keys()
     for key in ("TERTULIA_REDIS_URL", "TERTULIA_DATABASE_URL", "TERTULIA_LEASE_SECONDS"):
         assert key in environment, key
+    assert Config.from_env(
+        {"TERTULIA_ROOMS_FOLLOW_PLAYERS": environment["TERTULIA_ROOMS_FOLLOW_PLAYERS"]}
+    ).rooms_follow_players  # behind the proxy that routes by room
     redis_url, database_url = (
         environment["TERTULIA_REDIS_URL"],
         environment["TERTULIA_DATABASE_URL"],

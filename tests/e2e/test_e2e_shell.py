@@ -116,7 +116,12 @@ def test_host_changes_a_setting_and_the_other_player_sees_it(player):
 
 
 def test_a_reloaded_tab_is_back_in_its_seat(player):
+    """Its socket names the room in its address (``/ws?room=CODE``): a proxy that routes by
+    room sends it to the node the room's players are on (docs/cluster.md); the home page's
+    names none."""
     ana, bo = player(), player()
+    sockets: list[str] = []
+    bo.on("websocket", lambda socket: sockets.append(socket.url))
     code = create_room(ana, "Ana")
     join_room(bo, "Bo", code)
     before = my_seat(bo)
@@ -124,6 +129,7 @@ def test_a_reloaded_tab_is_back_in_its_seat(player):
     bo.reload()
     bo.locator("#seats li.is-me").wait_for()
     assert my_seat(bo) == before
+    assert sockets[0].endswith("/ws") and sockets[-1].endswith(f"/ws?room={code}"), sockets
     expect(bo).to_have_url(re.compile(f"/r/{code}$"))
     expect(bo.locator("#seats li .name")).to_have_text(["Ana", "Bo"])
     expect(ana.locator("#seats li", has_text="Bo").locator(".presence")).to_have_text("Online")

@@ -8,8 +8,12 @@ Finding a room (``find``):
 2. another live node holds its lease: a ``RemoteRoom`` that relays to that owner;
 3. nobody holds it (its owner died or let it go) and the shared log has it live: this node
    takes the lease, claims the room in the log with the lease's fence, replays it and owns
-   it from then on — clocks resume with the restart grace, as after a single node's restart;
+   it from then on — clocks resume with the restart grace, as after a single node's restart
+   (unless this node has just handed the room to another: then it waits for that one);
 4. otherwise there is no such room.
+
+With ``follow_players`` a node hands a room, between matches, to the node most of its
+connections are on (``placement.py``).
 
 A node whose lease is lost (it was paused past the lease, Redis was unreachable too long) or
 whose append the log refused under a newer fence stops the room at once, without a word to
@@ -27,6 +31,7 @@ import re
 import secrets
 import socket
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -37,6 +42,7 @@ from ..protocol import PublicRoom
 from ..rooms.manager import RoomManager
 from ..rooms.replay import replay_room
 from ..rooms.room import Room
+from ..rooms.room_data import Status
 from ..rooms.views import listed_in_order
 from ..store.base import FencedStore
 from ..store.errors import FencedOut, UnknownRoom
@@ -46,6 +52,7 @@ from .connect import refusal
 from .inbound import Inbound
 from .keys import Keys
 from .leases import Leases, Owner
+from .placement import Placement
 from .relay import RelayedPeer, Relays, RemoteRoom
 from .seats import SeatIndex, seats_of
 
@@ -75,6 +82,7 @@ class ClusterRooms:
         node: str | None = None,
         namespace: str = "tertulia",
         lease_seconds: float = 4.0,
+        follow_players: bool = False,
     ) -> None:
         self.manager = manager
         self.store = manager.store
@@ -87,6 +95,8 @@ class ClusterRooms:
         self.node = node or node_name()
         self.keys = Keys(namespace)  # every Redis key of this site
         self.leases = Leases(redis, self.node, ttl=lease_seconds, namespace=namespace)
+        # Rooms handed to the node their players are on (None: rooms stay where they are).
+        self.placement = Placement(lease_seconds) if follow_players else None
         self.bus = Bus(
             redis, self.node, namespace, self._on_message, self._unreachable, self._heard
         )
@@ -196,6 +206,9 @@ class ClusterRooms:
             if remote is not None and not remote.closed and remote.owner in self._live_nodes:
                 return await self._with_game(remote)
             owner = await self.leases.owner(code)
+            if owner is None and self._handed_over(code):
+                await self._until_free_or_owned(code)  # its new owner says so, or lets it be
+                continue
             if owner is None or owner.node == self.node:
                 taken = await self._take_over(code)
                 if taken is not False:
@@ -521,6 +534,31 @@ class ClusterRooms:
         await self._heartbeat()
         self._renewed_at = time.monotonic()
         self.healthy = self.bus.healthy
+        if self.placement is not None and self.healthy:
+            try:  # a room that cannot be placed must not count as Redis being away
+                self._follow_players(self.placement)
+            except Exception:
+                log.exception("could not hand the rooms to their players' nodes")
+
+    # ------------------------------------------------------------------ following players
+
+    def _follow_players(self, placement: Placement) -> None:
+        """Hand each room whose connections are mostly on one other node to it (between
+        matches, once that node has led for two beats: ``placement.py``)."""
+        rooms: dict[str, tuple[bool, int, Counter[str]]] = {}
+        for code, room in self.manager.rooms.items():
+            if room.closed or placement.handed_over(code):
+                continue  # already on its way (a stop may take longer than a beat)
+            elsewhere = Counter(p.node for p in room.peers if isinstance(p, RelayedPeer))
+            here = len(room.peers) - sum(elsewhere.values())
+            rooms[code] = (room.model.status is not Status.PLAYING, here, elsewhere)
+        for code, node in placement.moves(rooms, self._live_nodes - {self.node}).items():
+            log.info("handing room %s to %s, where most of its players are", code, node)
+            placement.hand_over(code)
+            self._spawn(self._let_go(code))
+
+    def _handed_over(self, code: str) -> bool:
+        return self.placement is not None and self.placement.handed_over(code)
 
     async def _give_up_unfenced(self) -> None:
         """Without Redis this node cannot renew its leases: once they may have lapsed,

@@ -419,7 +419,11 @@ def _cluster_rooms(config: Config, manager: RoomManager) -> ClusterRooms:
     assert config.redis_url is not None  # (cluster mode is a Redis URL given)
     client = redis_client(config.redis_url, config.redis_password)
     cluster = ClusterRooms(
-        manager, client, namespace=config.redis_namespace, lease_seconds=config.lease_seconds
+        manager,
+        client,
+        namespace=config.redis_namespace,
+        lease_seconds=config.lease_seconds,
+        follow_players=config.rooms_follow_players,
     )
     manager.create_owned = cluster.create_owned
     return cluster

@@ -50,6 +50,11 @@ def read_secret(path: str, variable: str) -> str:
     return text
 
 
+def _yes(value: str) -> bool:
+    """An environment switch: 1, true, yes or on (any case) turn it on."""
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
 def without_password(url: str) -> str:
     """``url`` fit to print: its password, if it has one, replaced by ``***``."""
     parts = urlsplit(url)
@@ -86,6 +91,9 @@ class Config:
     # A room's lease lapses this long after its owner last renewed it: how soon another node
     # may take over the rooms of one that died, and how long a paused one keeps them.
     lease_seconds: float = 4.0
+    # Hand a room, between matches, to the node most of its connections are on
+    # (cluster/placement.py): for a proxy that routes by room (docs/cluster.md).
+    rooms_follow_players: bool = False
     database_schema: str | None = None  # the log's tables in this PostgreSQL schema
     # Passwords read from files (TERTULIA_REDIS_PASSWORD_FILE, TERTULIA_DATABASE_PASSWORD_FILE:
     # compose secrets) rather than written in the URLs; never printed.
@@ -162,6 +170,8 @@ class Config:
             values["redis_namespace"] = env["TERTULIA_REDIS_NAMESPACE"]
         if env.get("TERTULIA_LEASE_SECONDS"):
             values["lease_seconds"] = float(env["TERTULIA_LEASE_SECONDS"])
+        if "TERTULIA_ROOMS_FOLLOW_PLAYERS" in env:
+            values["rooms_follow_players"] = _yes(env["TERTULIA_ROOMS_FOLLOW_PLAYERS"])
         if env.get("TERTULIA_DATABASE_SCHEMA"):
             values["database_schema"] = env["TERTULIA_DATABASE_SCHEMA"]
         if env.get("TERTULIA_DATABASE_URL"):
@@ -177,7 +187,7 @@ class Config:
         if "TERTULIA_LOG_LEVEL" in env:
             values["log_level"] = env["TERTULIA_LOG_LEVEL"].lower()
         if "TERTULIA_ACCESS_LOG" in env:
-            values["access_log"] = env["TERTULIA_ACCESS_LOG"].lower() in ("1", "true", "yes", "on")
+            values["access_log"] = _yes(env["TERTULIA_ACCESS_LOG"])
         if "TERTULIA_KEEP_DAYS" in env:
             values["keep_days"] = float(env["TERTULIA_KEEP_DAYS"])
         if env.get("TERTULIA_BOT_DELAY"):

@@ -35,10 +35,12 @@ function clientError(code, message) {
   return { code, message, params: {} };
 }
 
+// The room a page is about (/r/CODE, /tv/CODE), for the socket's address before it joins.
+const ROOM_PATH = /^\/(?:r|tv)\/([A-Za-z0-9]{4,6})\/?$/;
+
 export class Connection {
   constructor(url = null) {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    this.url = url || `${scheme}//${location.host}/ws`;
+    this.fixedUrl = url;
     this.player = null;
     this.seatedRoom = null; // the room the server says we hold a seat in (welcome.room)
     this.room = null; // {code, nickname}: the room to re-join after a reconnection
@@ -85,12 +87,23 @@ export class Connection {
     this.emit("status", status);
   }
 
+  /** The socket's address: /ws, with the code of the room this tab is in or about to be
+   * in (`?room=CODE`), so that a proxy that routes by room (docs/cluster.md) sends all of a
+   * room's players to one node. The server itself ignores it. */
+  socketUrl() {
+    if (this.fixedUrl) return this.fixedUrl;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const code = this.room?.code || this.screen?.code || ROOM_PATH.exec(location.pathname)?.[1];
+    const base = `${scheme}//${location.host}/ws`;
+    return code ? `${base}?room=${encodeURIComponent(code.toUpperCase())}` : base;
+  }
+
   connect() {
     clearTimeout(this.retryTimer);
     this.ready = false;
     let ws;
     try {
-      ws = new WebSocket(this.url);
+      ws = new WebSocket(this.socketUrl());
     } catch (err) {
       console.error(err);
       this.scheduleReconnect();
