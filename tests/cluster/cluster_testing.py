@@ -327,6 +327,7 @@ class Node(ProcessServer):
         from services import database_url
 
         port = free_port()
+        self.namespace = namespace  # its Redis keys' prefix (``cluster/keys.py``)
         super().__init__(
             tmp / f"node-{port}.sqlite3",  # unused in cluster mode: proves it
             port,

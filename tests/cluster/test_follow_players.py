@@ -10,9 +10,12 @@ import json
 import time
 import urllib.request
 
-from cluster_testing import cluster, nginx_in_front, run
+import redis
+from cluster_testing import REDIS_URL, cluster, nginx_in_front, run
 
 from tertulia.client import Client
+from tertulia.cluster.keys import Keys
+from tertulia.cluster.leases import Owner
 
 LEASE = 1.0  # the nodes' lease: a beat every quarter of it
 FOLLOW = {"TERTULIA_ROOMS_FOLLOW_PLAYERS": "1"}
@@ -23,15 +26,23 @@ def _health(node) -> dict:
         return json.load(response)
 
 
-def _owner(nodes):
-    owners = [node for node in nodes if _health(node)["rooms"]]
-    assert len(owners) <= 1, "two nodes own the room"
-    return owners[0] if owners else None
+def _owner(nodes, code: str):
+    """The node that holds the room's lease (its name has the node's process id), or None."""
+    with redis.Redis.from_url(REDIS_URL) as client:
+        value = client.get(Keys(nodes[0].namespace).lease(code))
+    if value is None:
+        return None
+    pid = Owner.parse(value).node.split("-")[-2]  # name: host-pid-token (``node_name``)
+    return next(node for node in nodes if str(node.process.pid) == pid)
 
 
-async def _until_owned_by(nodes, node, seconds: float = 15.0) -> None:
+async def _until_owned_by(nodes, code: str, wanted, seconds: float = 15.0):
+    """Until a node ``wanted(node)`` holds the room: that node."""
     deadline = time.monotonic() + seconds
-    while _owner(nodes) is not node:
+    while True:
+        owner = _owner(nodes, code)
+        if owner is not None and wanted(owner):
+            return owner
         assert time.monotonic() < deadline, "the room did not go to its players' node"
         await asyncio.sleep(0.05)
 
@@ -54,15 +65,15 @@ def test_between_matches_a_room_goes_to_the_node_most_of_its_players_are_on(tmp_
             await ana.request("update_settings", settings={"turn_seconds": 0, "target": 3})
             await bo.join_room(code, "Bo")
             await asyncio.sleep(2 * LEASE)  # eight beats: one player on each node stays put
-            assert _owner(nodes) is first
+            assert _owner(nodes, code) is first
             await ana.request("start_match")
             await bo.wait_for(lambda push: push.get("view") is not None)
             await cy.join_room(code, "Cy")  # a spectator: two of three now on the second node
             await asyncio.sleep(2 * LEASE)  # eight beats, mid-match: it stays
-            assert _owner(nodes) is first and _handovers(first) == 0
+            assert _owner(nodes, code) is first and _handovers(first) == 0
             mover = ana if ana.view["turn"] == ana.player else bo
             await mover.act({"type": "add", "amount": 3})  # the target: the match is over
-            await _until_owned_by(nodes, second)
+            await _until_owned_by(nodes, code, lambda node: node is second)
             assert _handovers(first) == 1
             # Ana, the host, now relayed from the first node, asks for the rematch: it is
             # answered, and everyone sees the lobby, from the room's new owner.
@@ -70,7 +81,7 @@ def test_between_matches_a_room_goes_to_the_node_most_of_its_players_are_on(tmp_
             for player in (ana, bo, cy):
                 await player.wait_for(lambda push: push["room"]["status"] == "lobby")
             await asyncio.sleep(2 * LEASE)  # Ana alone on the first node: it stays
-            assert _owner(nodes) is second and _handovers(second) == 0
+            assert _owner(nodes, code) is second and _handovers(second) == 0
             for player in (ana, bo, cy):
                 await player.request("ping")
                 await player.close()
@@ -78,34 +89,35 @@ def test_between_matches_a_room_goes_to_the_node_most_of_its_players_are_on(tmp_
         run(go)
 
 
-async def _room_on_another_node(creator_node, url: str):
-    """Ana, on ``creator_node``, makes a room whose code the proxy sends elsewhere, and Bo
+async def _until(condition, what: str, seconds: float = 15.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.05)
+
+
+def _connections(nodes) -> list[int]:
+    return [_health(node)["connections"] for node in nodes]
+
+
+async def _room_on_another_node(nodes, url: str):
+    """Ana, on the first node, makes a room whose code the proxy sends elsewhere, and Bo
     comes to it through the proxy: (code, ana, bo). A code that hashes to Ana's own node
     proves nothing (one in three): she leaves that room (it stays open there, empty) and
-    makes another."""
+    makes another, once the sockets of the first are gone."""
     for _ in range(20):
-        ana = await Client.connect(creator_node.ws)
+        ana = await Client.connect(nodes[0].ws)
         code = await ana.create_room("tiny", "Ana")
         bo = await Client.connect(f"{url}?room={code}")
         await bo.join_room(code, "Bo")
-        if _health(creator_node)["connections"] == 1:
+        await _until(lambda: sum(_connections(nodes)) == 2, "a socket went missing")
+        if _connections(nodes)[0] == 1:
             return code, ana, bo
         await bo.close()
         await ana.request("leave_room")
         await ana.close()
+        await _until(lambda: sum(_connections(nodes)) == 0, "closed sockets stay open")
     raise AssertionError("every room's code hashed to its creator's node")
-
-
-async def _until_moved_to_one_of(nodes, seconds: float = 15.0):
-    """The node of ``nodes`` that takes the room over (they had none)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        owners = [node for node in nodes if _health(node)["rooms"]]
-        assert len(owners) <= 1, "two nodes own the room"
-        if owners:
-            return owners[0]
-        assert time.monotonic() < deadline, "the room did not go to its players' node"
-        await asyncio.sleep(0.05)
 
 
 def test_behind_a_proxy_that_routes_by_room_every_player_ends_on_its_owner(tmp_path) -> None:
@@ -118,19 +130,19 @@ def test_behind_a_proxy_that_routes_by_room_every_player_ends_on_its_owner(tmp_p
     ):
 
         async def go() -> None:
-            code, ana, bo = await _room_on_another_node(nodes[0], url)
+            code, ana, bo = await _room_on_another_node(nodes, url)
             cy = await Client.connect(f"{url}?room={code}")
             await cy.join_room(code, "Cy")
-            owner = await _until_moved_to_one_of(nodes[1:])
-            assert _health(owner)["connections"] == 2  # Bo's and Cy's
+            owner = await _until_owned_by(nodes, code, lambda node: node is not nodes[0])
+            assert _connections([owner]) == [2]  # Bo's and Cy's
             # Ana comes back as a reloaded page would, with the room in the socket's address.
             await ana.close()
             ana = await Client.connect(f"{url}?room={code}", token=ana.token)
             await ana.join_room(code, "Ana", resume=True)
-            deadline = time.monotonic() + 15
-            while _health(owner)["connections"] != 3 or _health(nodes[0])["connections"]:
-                assert time.monotonic() < deadline, "the room's players are not on its owner"
-                await asyncio.sleep(0.05)
+            await _until(
+                lambda: _connections([owner]) == [3] and sum(_connections(nodes)) == 3,
+                "the room's players are not all on its owner",
+            )
             await ana.request("start_match")
             for player in (ana, bo, cy):
                 await player.wait_for(lambda push: push.get("view") is not None)

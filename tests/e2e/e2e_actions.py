@@ -11,6 +11,8 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 ROOM_URL = re.compile(r"/r/[A-Z0-9]{4,6}$")
+# The page's WebSocket, for ``page.route_web_socket``: /ws, or /ws?room=CODE from a room.
+SOCKET = re.compile(r"/ws(\?room=[A-Z0-9]+)?$")
 PHONE = {"width": 360, "height": 640}
 LAPTOP = {"width": 1280, "height": 800}
 

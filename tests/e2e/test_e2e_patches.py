@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 
-from e2e_actions import create_room, join_room
+from e2e_actions import SOCKET, create_room, join_room
 from playwright.sync_api import expect
 
 from tertulia.patches import diff
@@ -90,7 +90,7 @@ def test_a_tab_that_missed_a_patch_asks_for_the_whole_room_and_shows_it(player):
         server.on_message(to_page)
         ws.on_message(to_server)
 
-    bo.route_web_socket("**/ws", route)
+    bo.route_web_socket(SOCKET, route)
     bo.reload()
     join_room(bo, "Bo", code)
     ana.locator("details.advanced summary").click()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from e2e_actions import create_room, join_room
+from e2e_actions import SOCKET, create_room, join_room
 from playwright.sync_api import expect
 
 
@@ -40,7 +40,7 @@ def _refusing_rejoins(page, code: str, times: int) -> list[str]:
         ws.on_message(from_page)
         server.on_message(lambda message: ws.send(message))
 
-    page.route_web_socket("**/ws", route)
+    page.route_web_socket(SOCKET, route)
     return refused
 
 
