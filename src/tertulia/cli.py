@@ -96,8 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--rooms-follow-players",
         action="store_true",
         default=None,
-        help="cluster mode: hand a room, between matches, to the node most of its players "
-        "are on; for a proxy that routes by room (TERTULIA_ROOMS_FOLLOW_PLAYERS=1; default off)",
+        help="cluster mode: hand a room, between matches, to a node that holds more of its "
+        "connections than its owner; for a proxy that routes by room "
+        "(TERTULIA_ROOMS_FOLLOW_PLAYERS=1; default off)",
     )
     serve.add_argument(
         "--keep-days",

@@ -48,7 +48,11 @@ async def _until_owned_by(nodes, code: str, wanted, seconds: float = 15.0):
 
 
 def _handovers(node) -> int:
-    return node.log.read_text().count("where most of its players are")
+    return node.log.read_text().count("where more of its players are")
+
+
+def _took_over(node, code: str) -> int:
+    return node.log.read_text().count(f"took over room {code}")
 
 
 def test_between_matches_a_room_goes_to_the_node_most_of_its_players_are_on(tmp_path) -> None:
@@ -75,6 +79,8 @@ def test_between_matches_a_room_goes_to_the_node_most_of_its_players_are_on(tmp_
             await mover.act({"type": "add", "amount": 3})  # the target: the match is over
             await _until_owned_by(nodes, code, lambda node: node is second)
             assert _handovers(first) == 1
+            # Its own follower, Ana's socket, did not take it back on its way to the new owner.
+            assert _took_over(first, code) == 0
             # Ana, the host, now relayed from the first node, asks for the rematch: it is
             # answered, and everyone sees the lobby, from the room's new owner.
             await ana.request("rematch")
@@ -83,6 +89,35 @@ def test_between_matches_a_room_goes_to_the_node_most_of_its_players_are_on(tmp_
             await asyncio.sleep(2 * LEASE)  # Ana alone on the first node: it stays
             assert _owner(nodes, code) is second and _handovers(second) == 0
             for player in (ana, bo, cy):
+                await player.request("ping")
+                await player.close()
+
+        run(go)
+
+
+def test_a_room_goes_to_the_node_it_is_handed_to_and_no_other_races_it(tmp_path) -> None:
+    """Three nodes: Ana on the first (the owner), Bo and Cy on the second, Di watching from
+    the third. The room is handed to the second; the third, whose socket also follows the
+    room, leaves it to that one instead of taking it first (and moving it once more)."""
+    with cluster(tmp_path, count=3, lease=LEASE, env=FOLLOW) as nodes:
+        first, second, third = nodes
+
+        async def go() -> None:
+            ana = await Client.connect(first.ws)
+            code = await ana.create_room("tiny", "Ana")
+            di = await Client.connect(third.ws)
+            await di.join_room(code, "Di")
+            players = [ana, di]
+            for name in ("Bo", "Cy"):
+                player = await Client.connect(second.ws)
+                await player.join_room(code, name)
+                players.append(player)
+            await _until_owned_by(nodes, code, lambda node: node is second)
+            await asyncio.sleep(2 * LEASE)  # eight beats: it stays there
+            assert _owner(nodes, code) is second
+            assert [_took_over(node, code) for node in nodes] == [0, 1, 0]
+            assert [_handovers(node) for node in nodes] == [1, 0, 0]
+            for player in players:
                 await player.request("ping")
                 await player.close()
 

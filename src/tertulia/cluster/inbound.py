@@ -40,7 +40,8 @@ class Inbound:
         loading: Callable[[str], asyncio.Future[Any] | None],
         spawn: Callable[[Coroutine[Any, Any, None]], None],
         find_again: Callable[[Any, str], None],
-        owned_now: Callable[[str, str], None],
+        owned_now: Callable[[str, str, int], None],
+        heir_named: Callable[[str, str], None],
     ) -> None:
         self.bus = bus
         self.relays = relays
@@ -49,6 +50,7 @@ class Inbound:
         self._spawn = spawn  # run work in a task of its own
         self._find_again = find_again  # move a session of this node after its room
         self._owned_now = owned_now  # another node says it has just taken a room over
+        self._heir_named = heir_named  # a room handed to a node: the others do not race it
 
     def on_message(self, message: wire.ToNode) -> None:
         relays = self.relays
@@ -84,7 +86,7 @@ class Inbound:
                 del relays.relayed[message.conn]
                 seated[1].detach(seated[0])
         elif isinstance(message, wire.Owned):
-            self._owned_now(message.room, message.owner)
+            self._owned_now(message.room, message.owner, message.fence)
         elif isinstance(message, wire.Released):
             remote = relays.remote.get(message.room)
             if remote is None or not _from_its_owner(remote, message.owner):
@@ -99,6 +101,8 @@ class Inbound:
                     if session is not None:
                         self._find_again(session, message.room)
                 return
+            if message.heir:
+                self._heir_named(message.room, message.heir)
             del relays.remote[message.room]
             for session in remote.give_up(owner_died=False):
                 self._find_again(session, message.room)

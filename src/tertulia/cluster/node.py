@@ -9,11 +9,12 @@ Finding a room (``find``):
 3. nobody holds it (its owner died or let it go) and the shared log has it live: this node
    takes the lease, claims the room in the log with the lease's fence, replays it and owns
    it from then on — clocks resume with the restart grace, as after a single node's restart
-   (unless this node has just handed the room to another: then it waits for that one);
+   (unless the room was just handed to another node: then it waits for that one);
 4. otherwise there is no such room.
 
-With ``follow_players`` a node hands a room, between matches, to the node most of its
-connections are on (``placement.py``).
+While this node lets a room go, a find waits until it has (it would otherwise claim the
+room back from itself). With ``follow_players`` a node hands a room, between matches, to a
+node that holds more of its connections than it does (``placement.py``).
 
 A node whose lease is lost (it was paused past the lease, Redis was unreachable too long) or
 whose append the log refused under a newer fence stops the room at once, without a word to
@@ -64,6 +65,12 @@ SEATED_LOOKUP_SECONDS = 1.0  # past this, a welcome says only what this node kno
 _public_rooms = msgspec.json.Decoder(list[PublicRoom])  # a node's published lines
 
 
+def _stale(remote: RemoteRoom, owner: str, fence: int) -> bool:
+    """Whether ``remote`` no longer reaches the room's owner: another node owns it now, or
+    the same node under a newer lease (it let the room go and took it back meanwhile)."""
+    return remote.owner != owner or remote.fence < fence
+
+
 def node_name() -> str:
     """Unique per process start: a restarted node is a new node (its old leases lapse)."""
     host = re.sub(r"[^A-Za-z0-9.-]", "-", socket.gethostname())[:40] or "node"
@@ -95,8 +102,11 @@ class ClusterRooms:
         self.node = node or node_name()
         self.keys = Keys(namespace)  # every Redis key of this site
         self.leases = Leases(redis, self.node, ttl=lease_seconds, namespace=namespace)
-        # Rooms handed to the node their players are on (None: rooms stay where they are).
-        self.placement = Placement(lease_seconds) if follow_players else None
+        # Rooms handed to the node their players are on, and left to it meanwhile (every node
+        # honours a hand-over); with ``follow_players``, this node makes them too.
+        self.placement = Placement(2 * lease_seconds)
+        self.follow_players = follow_players
+        self._letting_go: dict[str, asyncio.Future[None]] = {}  # code → done when let go
         self.bus = Bus(
             redis, self.node, namespace, self._on_message, self._unreachable, self._heard
         )
@@ -119,6 +129,7 @@ class ClusterRooms:
             spawn=self._spawn,
             find_again=self._find_again,
             owned_now=self._owned_now,
+            heir_named=self._heir_named,
         )
         # code → set when another node says it took the room over (``wire.Owned``), for
         # the finds waiting on a dead owner's lease; with how many wait on each.
@@ -199,6 +210,10 @@ class ClusterRooms:
     async def find(self, code: str) -> Room | RemoteRoom | None:
         """The live room with ``code``, wherever it is owned (the module's docstring)."""
         for _ in range(FIND_TRIES):
+            leaving = self._letting_go.get(code)
+            if leaving is not None:  # until it is let go: then find where it went
+                await asyncio.shield(leaving)
+                continue
             room = self.manager.get(code)
             if room is not None:
                 return room
@@ -206,8 +221,8 @@ class ClusterRooms:
             if remote is not None and not remote.closed and remote.owner in self._live_nodes:
                 return await self._with_game(remote)
             owner = await self.leases.owner(code)
-            if owner is None and self._handed_over(code):
-                await self._until_free_or_owned(code)  # its new owner says so, or lets it be
+            if owner is None and self.placement.held(code):
+                await self._until_free_or_owned(code)  # its heir says it has it, or lets it be
                 continue
             if owner is None or owner.node == self.node:
                 taken = await self._take_over(code)
@@ -241,14 +256,14 @@ class ClusterRooms:
             else:
                 self._owned[code] = (event, waiting - 1)
 
-    def _owned_now(self, code: str, owner: str) -> None:
+    def _owned_now(self, code: str, owner: str, fence: int = 0) -> None:
         """``owner`` says it has just taken ``code`` over: whoever waits to find it looks now,
         and a way to it through a former owner is given up (its sessions follow the room)."""
         waiting = self._owned.pop(code, None)
         if waiting is not None:
             waiting[0].set()
         remote = self.remote.get(code)
-        if remote is not None and not remote.closed and remote.owner != owner:
+        if remote is not None and not remote.closed and _stale(remote, owner, fence):
             del self.remote[code]
             for session in remote.give_up(owner_died=True):
                 self._find_again(session, code)
@@ -357,7 +372,7 @@ class ClusterRooms:
         log.info("took over room %s (fence %d)", code, owner.fence)
         room = self.manager.open_restored(model, seq, snapshot_seq)
         for node in self._live_nodes - {self.node}:  # their connections to it come now
-            self.bus.send(node, wire.Owned(code, self.node))
+            self.bus.send(node, wire.Owned(code, self.node, owner.fence))
         await self._say_game(room)
         return room
 
@@ -382,10 +397,18 @@ class ClusterRooms:
         self.leases.forget(code)
         self._spawn(self._let_go(code, lost=True))
 
-    async def _let_go(self, code: str, lost: bool = False) -> None:
+    async def _let_go(self, code: str, lost: bool = False, heir: str = "") -> None:
+        """Stop owning ``code``: its log stays as it is, for its next owner (``heir``, if this
+        node hands it to one). Once only: a second call waits for the first."""
+        running = self._letting_go.get(code)
+        if running is not None:  # (a drain, or a lost lease, during a hand-over)
+            await asyncio.shield(running)
+            return
         room = self.manager.rooms.get(code)
         if room is None:
             return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._letting_go[code] = done
         self.seats.leaving(code)
         # This node's own connections hold their messages from now on (never "not in a
         # room"), and follow the room once its lease is free or taken.
@@ -393,14 +416,18 @@ class ClusterRooms:
             self._follower(peer, code) for peer in room.peers if not isinstance(peer, RelayedPeer)
         ]
         try:
-            await self._stop_owning(room, code, lost)
+            await self._stop_owning(room, code, lost, heir)
         finally:
+            if heir:  # left to the heir from the moment the lease is free
+                self.placement.hold(code)
+            del self._letting_go[code]
+            done.set_result(None)
             for work in followers:
                 if work is not None:
                     self._spawn(work)
         log.info("let room %s go (%s)", code, "lost" if lost else "handed over")
 
-    async def _stop_owning(self, room: Room, code: str, lost: bool) -> None:
+    async def _stop_owning(self, room: Room, code: str, lost: bool, heir: str = "") -> None:
         await self.manager.let_go(room)
         if not lost:
             try:  # before the lease goes: the next owner's writes come after these
@@ -419,7 +446,7 @@ class ClusterRooms:
                 del self.relayed[conn]
                 by_node.setdefault(peer.node, []).append(conn)
         for node, conns in by_node.items():
-            self.bus.send(node, wire.Released(code, conns, self.node))
+            self.bus.send(node, wire.Released(code, conns, self.node, heir=heir))
 
     # ------------------------------------------------------------------ reaching others
 
@@ -430,7 +457,7 @@ class ClusterRooms:
         rooms reached now). Like a death, nobody can say whether the former owner applied what
         it had not answered yet."""
         remote = self.remote.get(code)
-        if remote is not None and not remote.closed and remote.owner != owner.node:
+        if remote is not None and not remote.closed and _stale(remote, owner.node, owner.fence):
             del self.remote[code]
             for session in remote.give_up(owner_died=True):
                 self._find_again(session, code)
@@ -446,6 +473,7 @@ class ClusterRooms:
                 self.awaiting,
                 attach_timeout=2 * self.leases.ttl_ms / 1000,
                 in_doubt=self.in_doubt,
+                fence=owner.fence,
             )
             self.remote[code] = remote
         return remote
@@ -534,31 +562,44 @@ class ClusterRooms:
         await self._heartbeat()
         self._renewed_at = time.monotonic()
         self.healthy = self.bus.healthy
-        if self.placement is not None and self.healthy:
+        if self.follow_players and self.healthy:
             try:  # a room that cannot be placed must not count as Redis being away
-                self._follow_players(self.placement)
+                self._follow_players()
             except Exception:
                 log.exception("could not hand the rooms to their players' nodes")
 
     # ------------------------------------------------------------------ following players
 
-    def _follow_players(self, placement: Placement) -> None:
-        """Hand each room whose connections are mostly on one other node to it (between
-        matches, once that node has led for two beats: ``placement.py``)."""
+    def _follow_players(self) -> None:
+        """Hand each room that has more connections on one other node than here to that node
+        (between matches, once it has led for two beats: ``placement.py``)."""
         rooms: dict[str, tuple[bool, int, Counter[str]]] = {}
         for code, room in self.manager.rooms.items():
-            if room.closed or placement.handed_over(code):
+            if room.closed or code in self._letting_go:
                 continue  # already on its way (a stop may take longer than a beat)
             elsewhere = Counter(p.node for p in room.peers if isinstance(p, RelayedPeer))
             here = len(room.peers) - sum(elsewhere.values())
             rooms[code] = (room.model.status is not Status.PLAYING, here, elsewhere)
-        for code, node in placement.moves(rooms, self._live_nodes - {self.node}).items():
-            log.info("handing room %s to %s, where most of its players are", code, node)
-            placement.hand_over(code)
-            self._spawn(self._let_go(code))
+        for code, node in self.placement.moves(rooms, self._live_nodes - {self.node}).items():
+            self._spawn(self._hand_over(code, node))
 
-    def _handed_over(self, code: str) -> bool:
-        return self.placement is not None and self.placement.handed_over(code)
+    def _heir_named(self, code: str, heir: str) -> None:
+        """The room's owner handed it to ``heir``: take it at once if that is this node (a
+        hand-over of its own a moment ago no longer holds it back), else leave it to that one."""
+        if heir == self.node:
+            self.placement.release(code)
+        else:
+            self.placement.hold(code)
+
+    async def _hand_over(self, code: str, heir: str) -> None:
+        room = self.manager.get(code)
+        # Looked at again: a match may have started since the beat. From here to the room's
+        # stop (``Room.stop`` closes it before it first waits) nothing else runs.
+        if room is None or room.model.status is Status.PLAYING or code in self._letting_go:
+            return
+        log.info("handing room %s to %s, where more of its players are", code, heir)
+        self.placement.hold(code)
+        await self._let_go(code, heir=heir)
 
     async def _give_up_unfenced(self) -> None:
         """Without Redis this node cannot renew its leases: once they may have lapsed,

@@ -1,4 +1,4 @@
-"""Where a room is best owned: on the node most of its connections are on (``serve
+"""Where a room is best owned: on the node that holds most of its connections (``serve
 --rooms-follow-players``).
 
 A connection on a node that does not own its room is relayed through Redis: a hop each way
@@ -17,9 +17,10 @@ When, deliberately:
   players coming in one by one, or a reload, must not make the room go back and forth;
 - **to a node that is live**, and never while the room is already on its way somewhere.
 
-After the hand-over this node does not take the room back at once (``handed_over``): its own
-connections to the room follow it to the new owner rather than winning the race for the
-free lease. If nobody takes it within a lease time, they may.
+The owner names the node it hands the room to (``wire.Released.heir``), and every other node
+whose connections were in the room, the owner too, leaves the free lease to that one for two
+lease times (``held``): their connections follow the room to its new owner rather than
+winning the race for it. If nobody takes it meanwhile, anyone may.
 """
 
 from __future__ import annotations
@@ -40,13 +41,13 @@ def leading_node(here: int, elsewhere: Counter[str]) -> str | None:
 
 class Placement:
     """A node's memory of where its rooms' players are: which node led each room at the last
-    beat, and the rooms it handed over and must not take back at once."""
+    beat, and the rooms handed to another node, which it must not take meanwhile."""
 
     def __init__(self, hold_seconds: float, clock: Callable[[], float] = time.monotonic):
-        self.hold_seconds = hold_seconds  # how long a handed-over room is left to its taker
+        self.hold_seconds = hold_seconds  # how long a handed-over room is left to its heir
         self.clock = clock
         self._leading: dict[str, str] = {}  # code → the node that led it at the last beat
-        self._handed: dict[str, float] = {}  # code → until when it is left to others
+        self._held: dict[str, float] = {}  # code → until when it is left to its heir
 
     def moves(
         self, rooms: dict[str, tuple[bool, int, Counter[str]]], live: Collection[str]
@@ -64,18 +65,20 @@ class Placement:
             else:
                 leading[code] = node
         self._leading = leading  # a move is made once; a room that led nowhere starts again
+        now = self.clock()
+        self._held = {code: until for code, until in self._held.items() if until > now}
         return moves
 
-    def hand_over(self, code: str) -> None:
-        """``code`` is being handed over: left to others for ``hold_seconds``."""
-        self._handed[code] = self.clock() + self.hold_seconds
+    def hold(self, code: str) -> None:
+        """``code`` is handed to another node: leave it to that one for ``hold_seconds``
+        from now."""
+        self._held[code] = self.clock() + self.hold_seconds
 
-    def handed_over(self, code: str) -> bool:
-        """Whether this node handed ``code`` over a moment ago and should leave it to others."""
-        until = self._handed.get(code)
-        if until is None:
-            return False
-        if until <= self.clock():
-            del self._handed[code]
-            return False
-        return True
+    def release(self, code: str) -> None:
+        """``code`` is no longer left to another node (it was handed to this one)."""
+        self._held.pop(code, None)
+
+    def held(self, code: str) -> bool:
+        """Whether ``code`` was handed to another node a moment ago, and is left to it."""
+        until = self._held.get(code)
+        return until is not None and until > self.clock()

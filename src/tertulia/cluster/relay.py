@@ -92,9 +92,11 @@ class RemoteRoom:
         awaiting: dict[str, dict[int, bool]],
         attach_timeout: float = ATTACH_TIMEOUT,
         in_doubt: dict[tuple[str, int], Any] | None = None,
+        fence: int = 0,
     ) -> None:
         self.code = code
         self.owner = owner
+        self.fence = fence  # of the owner's lease when this way to it was found
         self.game: ModuleType | None = None  # known once the owner answers an attach
         self._games = games
         self.closed = False  # the owner gave it up: sessions must find it again

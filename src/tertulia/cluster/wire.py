@@ -86,6 +86,9 @@ class Released(msgspec.Struct, tag="released", frozen=True):
     # False: the owner still has the room, but not these connections in it (it refused a
     # frame of theirs ``room.moved``): only they attach again; the room stays reached there.
     whole: bool = True
+    # The node the owner handed the room to (its players are there: ``placement.py``); the
+    # other nodes leave the free lease to it for a while rather than racing it. "": anyone.
+    heir: str = ""
 
 
 # ---------------------------------------------------------------- to every node
@@ -98,6 +101,9 @@ class Owned(msgspec.Struct, tag="owned", frozen=True):
 
     room: str
     owner: str
+    # The fence of the lease it took: a way to the room through the same node under an older
+    # lease is stale (that node let the room go and took it back meanwhile). 0: not said.
+    fence: int = 0
 
 
 ToNode = Attach | Frame | Detach | Pushes | Attached | Released | Owned

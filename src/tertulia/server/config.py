@@ -91,8 +91,8 @@ class Config:
     # A room's lease lapses this long after its owner last renewed it: how soon another node
     # may take over the rooms of one that died, and how long a paused one keeps them.
     lease_seconds: float = 4.0
-    # Hand a room, between matches, to the node most of its connections are on
-    # (cluster/placement.py): for a proxy that routes by room (docs/cluster.md).
+    # Hand a room, between matches, to a node that holds more of its connections than its
+    # owner (cluster/placement.py): for a proxy that routes by room (docs/cluster.md).
     rooms_follow_players: bool = False
     database_schema: str | None = None  # the log's tables in this PostgreSQL schema
     # Passwords read from files (TERTULIA_REDIS_PASSWORD_FILE, TERTULIA_DATABASE_PASSWORD_FILE:

@@ -23,8 +23,9 @@ MAX_PLAYERS = 8
 # and phase B with everyone away waits for them.
 LEAVERS = 2
 EMPTY_TABLE_WAITS = LEAVERS
-# From match version 3, a drawing voided before the judging starts is never where it starts:
-# the judging skips it, and the next in line could be a first-timer (``begin_judging``).
+# From match version 3, in the first round of a match with first-timers, a drawing voided
+# before the judging is never where it starts: the judging skips it, and the next in line
+# could be a first-timer (``begin_judging``).
 VOIDED_NEVER_FIRST = 3
 
 
