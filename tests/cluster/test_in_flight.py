@@ -135,7 +135,8 @@ class _Node:
             loading=lambda code: None,
             spawn=lambda work: None,
             find_again=lambda session, code: self.found_again.append(session),
-            owned_now=lambda code, owner: None,
+            owned_now=lambda code, owner, fence: None,
+            heir_named=lambda code, heir: None,
         )
         self._on_message = inbound.on_message
         self._heard = inbound.heard
@@ -329,7 +330,8 @@ def test_the_owner_takes_a_connection_out_of_the_room_it_left_not_the_one_it_wen
             loading=lambda code: None,
             spawn=lambda work: tasks.append(asyncio.ensure_future(work)),
             find_again=lambda session, code: None,
-            owned_now=lambda code, owner: None,
+            owned_now=lambda code, owner, fence: None,
+            heir_named=lambda code, heir: None,
         )
         for code in ("XXXX", "YYYY"):
             inbound.on_message(wire.Attach("there/1", "there", code, "p-bo", "Bo", None))
@@ -385,7 +387,8 @@ def test_an_owner_that_does_not_have_one_connection_in_its_room_sends_only_that_
             loading=lambda code: None,
             spawn=lambda work: None,
             find_again=lambda session, code: None,
-            owned_now=lambda code, owner: None,
+            owned_now=lambda code, owner, fence: None,
+            heir_named=lambda code, heir: None,
         )
         owner.on_message(wire.Frame("there/1", "ABCD", p.encode(_act(3)), 3))
         owner.on_message(wire.Frame("there/1", "GONE", p.encode(_act(4)), 4))
@@ -738,6 +741,33 @@ def test_a_node_waiting_for_a_dead_owner_s_lease_finds_the_room_when_told_of_its
             room = await asyncio.wait_for(finding, 2)
             assert isinstance(room, RemoteRoom) and room.owner == "next"
             assert time.monotonic() - told_at < node.leases.renew_every / 2
+        finally:
+            await node.redis.delete(lease)
+            await node.redis.aclose()
+
+    asyncio.run(go())
+
+
+def test_a_way_to_a_room_through_an_older_lease_of_the_same_node_is_given_up():
+    """A node that let a room go (handed it to another that never took it) and then took it
+    back is the same owner under a newer lease: the sessions reached through it before must
+    find it again (the new room never seated them), not wait for pushes that never come.
+    The same lease's own news changes nothing."""
+
+    async def go() -> None:
+        node = _cluster_node()
+        node.manager.get = {}.get
+        code = f"T{secrets.token_hex(4).upper()}"
+        lease = node.keys.lease(code)
+        try:
+            await node.redis.set(lease, "next 2", px=10_000)
+            node._live_nodes.add("next")
+            room = await asyncio.wait_for(node.find(code), 2)
+            assert isinstance(room, RemoteRoom) and (room.owner, room.fence) == ("next", 2)
+            node._on_message(wire.Owned(code, "next", 2))
+            assert node.remote.get(code) is room and not room.closed
+            node._on_message(wire.Owned(code, "next", 3))
+            assert code not in node.remote and room.closed
         finally:
             await node.redis.delete(lease)
             await node.redis.aclose()

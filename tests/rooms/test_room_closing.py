@@ -247,7 +247,8 @@ def test_a_frame_reaching_a_room_that_waits_for_its_save_to_stop_does_not_give_i
                 loading=lambda code: None,
                 spawn=lambda work: None,
                 find_again=lambda session, code: None,
-                owned_now=lambda code, owner: None,
+                owned_now=lambda code, owner, fence: None,
+                heir_named=lambda code, heir: None,
             )
 
         room = await manager.create(TINY, public=False)
