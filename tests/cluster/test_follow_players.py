@@ -95,10 +95,18 @@ def test_between_matches_a_room_goes_to_the_node_most_of_its_players_are_on(tmp_
         run(go)
 
 
+async def _screen(node, code: str) -> Client:
+    tv = await Client.connect(node.ws)
+    assert await tv.request("open_screen", code=code) == {"room": code, "screen": True}
+    return tv
+
+
 def test_a_room_goes_to_the_node_it_is_handed_to_and_no_other_races_it(tmp_path) -> None:
-    """Three nodes: Ana on the first (the owner), Bo and Cy on the second, Di watching from
-    the third. The room is handed to the second; the third, whose socket also follows the
-    room, leaves it to that one instead of taking it first (and moving it once more)."""
+    """Three nodes: Ana and a shared screen on the first (the owner), Bo, Cy and another
+    screen on the second, Di watching from the third. The room is handed to the second; the
+    third, whose socket also follows the room, leaves it to that one instead of taking it
+    first (and moving it once more). The first node's screen is told to open the room
+    again (a screen does not follow by itself), and it can, through the new owner."""
     with cluster(tmp_path, count=3, lease=LEASE, env=FOLLOW) as nodes:
         first, second, third = nodes
 
@@ -107,19 +115,21 @@ def test_a_room_goes_to_the_node_it_is_handed_to_and_no_other_races_it(tmp_path)
             code = await ana.create_room("tiny", "Ana")
             di = await Client.connect(third.ws)
             await di.join_room(code, "Di")
-            players = [ana, di]
+            clients = [ana, di, await _screen(first, code), await _screen(second, code)]
             for name in ("Bo", "Cy"):
                 player = await Client.connect(second.ws)
                 await player.join_room(code, name)
-                players.append(player)
+                clients.append(player)
             await _until_owned_by(nodes, code, lambda node: node is second)
+            clients.append(await _screen(first, code))  # the first node finds it again
             await asyncio.sleep(2 * LEASE)  # eight beats: it stays there
             assert _owner(nodes, code) is second
             assert [_took_over(node, code) for node in nodes] == [0, 1, 0]
             assert [_handovers(node) for node in nodes] == [1, 0, 0]
-            for player in players:
-                await player.request("ping")
-                await player.close()
+            for client in (ana, di, *clients[4:]):
+                await client.request("ping")
+            for client in clients:
+                await client.close()
 
         run(go)
 

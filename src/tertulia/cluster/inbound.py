@@ -170,7 +170,9 @@ class Inbound:
             self.bus.send(attach.reply_to, answer)
             return
         before = self.relays.relayed.get(attach.conn)
-        if before is not None and before[1] is not room:  # it left that room for this one
+        if before is not None and before[0] is not peer:
+            # It left that room for this one, or it attached again to this one (through a
+            # way to its owner that went stale): one peer per connection, or pushes twice.
             before[1].detach(before[0])
         self.relays.relayed[attach.conn] = (peer, room)
         seated = wire.Attached(

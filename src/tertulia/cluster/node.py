@@ -212,7 +212,8 @@ class ClusterRooms:
         for _ in range(FIND_TRIES):
             leaving = self._letting_go.get(code)
             if leaving is not None:  # until it is let go: then find where it went
-                await asyncio.shield(leaving)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(leaving), self.leases.renew_every)
                 continue
             room = self.manager.get(code)
             if room is not None:
@@ -265,7 +266,9 @@ class ClusterRooms:
         remote = self.remote.get(code)
         if remote is not None and not remote.closed and _stale(remote, owner, fence):
             del self.remote[code]
-            for session in remote.give_up(owner_died=True):
+            # Another node: the one reached died or lost the room. The same node under a newer
+            # lease: it let the room go and answered what reached it before (``give_up``).
+            for session in remote.give_up(owner_died=remote.owner != owner):
                 self._find_again(session, code)
 
     def rooms_opened_by(self, key: str) -> int:
@@ -409,13 +412,17 @@ class ClusterRooms:
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._letting_go[code] = done
-        self.seats.leaving(code)
-        # This node's own connections hold their messages from now on (never "not in a
-        # room"), and follow the room once its lease is free or taken.
-        followers = [
-            self._follower(peer, code) for peer in room.peers if not isinstance(peer, RelayedPeer)
-        ]
+        followers: list[Any] = []
         try:
+            self.seats.leaving(code)
+            # This node's own connections hold their messages from now on (never "not in a
+            # room"), and follow the room once its lease is free or taken. A copy of the
+            # peers: a shared screen leaves the room at once (it reconnects by itself).
+            followers = [
+                self._follower(peer, code)
+                for peer in list(room.peers)
+                if not isinstance(peer, RelayedPeer)
+            ]
             await self._stop_owning(room, code, lost, heir)
         finally:
             if heir:  # left to the heir from the moment the lease is free
@@ -455,11 +462,12 @@ class ClusterRooms:
         up first: the lease moved on while sessions were attached or attaching through it,
         and nothing else would ever answer them (its owner's death is looked for among the
         rooms reached now). Like a death, nobody can say whether the former owner applied what
-        it had not answered yet."""
+        it had not answered yet. The same node under a newer lease let the room go in between,
+        having answered what reached it before (``RemoteRoom.give_up``)."""
         remote = self.remote.get(code)
         if remote is not None and not remote.closed and _stale(remote, owner.node, owner.fence):
             del self.remote[code]
-            for session in remote.give_up(owner_died=True):
+            for session in remote.give_up(owner_died=remote.owner != owner.node):
                 self._find_again(session, code)
             remote = None
         if remote is None or remote.closed:

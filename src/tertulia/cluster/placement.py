@@ -20,7 +20,10 @@ When, deliberately:
 The owner names the node it hands the room to (``wire.Released.heir``), and every other node
 whose connections were in the room, the owner too, leaves the free lease to that one for two
 lease times (``held``): their connections follow the room to its new owner rather than
-winning the race for it. If nobody takes it meanwhile, anyone may.
+winning the race for it. If nobody takes it meanwhile, anyone may. Not a reservation: a
+node that had no connection in the room, or that reads the free lease before the news
+comes, may take it first (the room then moves once more, two beats later); reserving the
+lease for the heir in Redis would close that, at the price of another lease state.
 """
 
 from __future__ import annotations
@@ -71,8 +74,11 @@ class Placement:
 
     def hold(self, code: str) -> None:
         """``code`` is handed to another node: leave it to that one for ``hold_seconds``
-        from now."""
-        self._held[code] = self.clock() + self.hold_seconds
+        from now. (Holds that are over are forgotten here too: a node that does not follow
+        its players makes no moves, but holds for others' hand-overs.)"""
+        now = self.clock()
+        self._held = {c: until for c, until in self._held.items() if until > now}
+        self._held[code] = now + self.hold_seconds
 
     def release(self, code: str) -> None:
         """``code`` is no longer left to another node (it was handed to this one)."""
