@@ -11,6 +11,7 @@ so nothing attached or attaching through it waits for answers nobody will send."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import signal
 import time
@@ -725,11 +726,7 @@ def test_a_node_waiting_for_a_dead_owner_s_lease_finds_the_room_when_told_of_its
     says it owns the room, not at its next look at the lease."""
 
     async def go() -> None:
-        node = _cluster_node()
-        node.manager.get = {}.get
-        code = f"T{secrets.token_hex(4).upper()}"
-        lease = node.keys.lease(code)
-        try:
+        async with _a_room_of_other_nodes() as (node, code, lease):
             await node.redis.set(lease, "dead 1", px=10_000)  # lapses only in 10 s
             finding = asyncio.ensure_future(node.find(code))
             await asyncio.sleep(0.1)
@@ -741,9 +738,6 @@ def test_a_node_waiting_for_a_dead_owner_s_lease_finds_the_room_when_told_of_its
             room = await asyncio.wait_for(finding, 2)
             assert isinstance(room, RemoteRoom) and room.owner == "next"
             assert time.monotonic() - told_at < node.leases.renew_every / 2
-        finally:
-            await node.redis.delete(lease)
-            await node.redis.aclose()
 
     asyncio.run(go())
 
@@ -755,11 +749,7 @@ def test_a_way_to_a_room_through_an_older_lease_of_the_same_node_is_given_up():
     The same lease's own news changes nothing."""
 
     async def go() -> None:
-        node = _cluster_node()
-        node.manager.get = {}.get
-        code = f"T{secrets.token_hex(4).upper()}"
-        lease = node.keys.lease(code)
-        try:
+        async with _a_room_of_other_nodes() as (node, code, lease):
             await node.redis.set(lease, "next 2", px=10_000)
             node._live_nodes.add("next")
             room = await asyncio.wait_for(node.find(code), 2)
@@ -768,11 +758,23 @@ def test_a_way_to_a_room_through_an_older_lease_of_the_same_node_is_given_up():
             assert node.remote.get(code) is room and not room.closed
             node._on_message(wire.Owned(code, "next", 3))
             assert code not in node.remote and room.closed
-        finally:
-            await node.redis.delete(lease)
-            await node.redis.aclose()
 
     asyncio.run(go())
+
+
+@contextlib.asynccontextmanager
+async def _a_room_of_other_nodes():
+    """A cluster node that owns no room, a fresh room code and the Redis key of its lease
+    (for the test to write; removed after): (node, code, lease key)."""
+    node = _cluster_node()
+    node.manager.get = {}.get
+    code = f"T{secrets.token_hex(4).upper()}"
+    lease = node.keys.lease(code)
+    try:
+        yield node, code, lease
+    finally:
+        await node.redis.delete(lease)
+        await node.redis.aclose()
 
 
 def test_a_frame_whose_fate_redis_has_not_told_yet_waits_for_it_when_its_owner_is_given_up():
