@@ -606,8 +606,7 @@ class ClusterRooms:
         if room is None or room.model.status is Status.PLAYING or code in self._letting_go:
             return
         log.info("handing room %s to %s, where more of its players are", code, heir)
-        self.placement.hold(code)
-        await self._let_go(code, heir=heir)
+        await self._let_go(code, heir=heir)  # (held for its heir once the lease is free)
 
     async def _give_up_unfenced(self) -> None:
         """Without Redis this node cannot renew its leases: once they may have lapsed,

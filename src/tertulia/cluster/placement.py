@@ -68,17 +68,15 @@ class Placement:
             else:
                 leading[code] = node
         self._leading = leading  # a move is made once; a room that led nowhere starts again
-        now = self.clock()
-        self._held = {code: until for code, until in self._held.items() if until > now}
+        self._forget_holds_over()
         return moves
 
     def hold(self, code: str) -> None:
         """``code`` is handed to another node: leave it to that one for ``hold_seconds``
         from now. (Holds that are over are forgotten here too: a node that does not follow
         its players makes no moves, but holds for others' hand-overs.)"""
-        now = self.clock()
-        self._held = {c: until for c, until in self._held.items() if until > now}
-        self._held[code] = now + self.hold_seconds
+        self._forget_holds_over()
+        self._held[code] = self.clock() + self.hold_seconds
 
     def release(self, code: str) -> None:
         """``code`` is no longer left to another node (it was handed to this one)."""
@@ -88,3 +86,7 @@ class Placement:
         """Whether ``code`` was handed to another node a moment ago, and is left to it."""
         until = self._held.get(code)
         return until is not None and until > self.clock()
+
+    def _forget_holds_over(self) -> None:
+        now = self.clock()
+        self._held = {code: until for code, until in self._held.items() if until > now}

@@ -101,12 +101,12 @@ def begin_judging(state: State, now: float, events: list[Event]) -> None:
         # The first artist is never a first-timer in the first round (``base.first_turn``):
         # at random, or the first in the host's order who is not new.
         random = state.settings.first_artist is FirstArtist.RANDOM
-        newcomers = state.newcomers if state.round == 1 else ()
-        if newcomers and state.version >= VOIDED_NEVER_FIRST:
+        not_first = state.newcomers if state.round == 1 else ()
+        if not_first and state.version >= VOIDED_NEVER_FIRST:
             # A voided drawing is skipped, so starting there would make the one after it,
             # perhaps a first-timer, the first judged: start among the others instead.
-            newcomers = [*newcomers, *(p for p in order if state.works[p].void)]
-        first = base.first_turn(order, newcomers, state.rng if random else None)
+            not_first = [*not_first, *(p for p in order if state.works[p].void)]
+        first = base.first_turn(order, not_first, state.rng if random else None)
         order = order[first:] + order[:first]
     state.phase = Phase.JUDGE
     state.artists = order

@@ -5,7 +5,7 @@
 //   /m/ID        a finished match's page (scores, recap, settings, replay)
 // Screens get `app`, the small shared context below, and return {unmount()}.
 
-import { Connection } from "./connection.js";
+import { Connection, ROOM_PATH, TV_PATH } from "./connection.js";
 import { applyPatch } from "./patch.js";
 import { label, replace, retranslate, setText, tx } from "./dom.js";
 import { LANGUAGES, language, loadGameStrings, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
@@ -16,8 +16,6 @@ import * as tv from "./tv.js";
 import * as matchPage from "./match_page.js";
 import { setSoundOn, soundOn, useScreenSounds } from "./sound.js";
 
-const ROOM_PATH = /^\/r\/([A-Za-z0-9]{4,6})\/?$/;
-const TV_PATH = /^\/tv\/([A-Za-z0-9]{4,6})\/?$/;
 // Any id of URL-safe characters: the server says whether it is a kept match.
 const MATCH_PATH = /^\/m\/([A-Za-z0-9_-]{1,64})\/?$/;
 const MAX_CHAT_LINES = 200;

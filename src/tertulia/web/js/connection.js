@@ -35,8 +35,10 @@ function clientError(code, message) {
   return { code, message, params: {} };
 }
 
-// The room a page is about (/r/CODE, /tv/CODE), for the socket's address before it joins.
-const ROOM_PATH = /^\/(?:r|tv)\/([A-Za-z0-9]{4,6})\/?$/;
+// A room's pages: /r/CODE (the room) and /tv/CODE (its shared screen). The router's (app.js),
+// and the socket's address names the room of either before it joins.
+export const ROOM_PATH = /^\/r\/([A-Za-z0-9]{4,6})\/?$/;
+export const TV_PATH = /^\/tv\/([A-Za-z0-9]{4,6})\/?$/;
 
 export class Connection {
   constructor(url = null) {
@@ -93,7 +95,9 @@ export class Connection {
   socketUrl() {
     if (this.fixedUrl) return this.fixedUrl;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const code = this.room?.code || this.screen?.code || ROOM_PATH.exec(location.pathname)?.[1];
+    const path = location.pathname;
+    const inPath = (ROOM_PATH.exec(path) || TV_PATH.exec(path))?.[1];
+    const code = this.room?.code || this.screen?.code || inPath;
     const base = `${scheme}//${location.host}/ws`;
     return code ? `${base}?room=${encodeURIComponent(code.toUpperCase())}` : base;
   }

@@ -20,7 +20,7 @@ export function countdown(deadline, now) {
 }
 
 // A countdown turns "urgent" (red, pulsing: the .countdown.urgent rule) in its last seconds.
-export const URGENT_SECONDS = 10;
+const URGENT_SECONDS = 10;
 
 /** Paint a countdown to `deadline` on the server's clock `now` into `timer` (the element
  * with class "countdown"): its "m:ss" into `text` (the timer itself unless it also holds a
