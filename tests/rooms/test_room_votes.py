@@ -115,6 +115,8 @@ def test_a_majority_of_the_others_removes_the_player_who_is_told_and_kept_out(tm
         assert await _ask(room, peers["d"], p.CastVote, yes=True) is None
         await _until(lambda: room.model.seat("c") is None)
         assert room.model.votes.running is None
+        # The seat goes at the fold; the notice once the removal is saved (persist, then tell).
+        await _until(lambda: any(isinstance(m, p.Notice) for m in peers["c"].got))
         notice = next(m for m in peers["c"].got if isinstance(m, p.Notice))
         assert notice.code == "room.voted_out" and notice.params == {"minutes": 60}
         await _settled(room)
